@@ -1,0 +1,104 @@
+// Package atomicfile writes output files the way every goffload command must:
+// into a temporary file beside the target, renamed over it only when the
+// whole content was written. On any error the temporary file is removed and
+// an existing target is left untouched.
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// File is an output being written. Write to it, then Commit or Abort.
+// Abort after Commit is a no-op, so `defer f.Abort()` is always safe.
+type File struct {
+	*os.File
+	target string
+	done   bool
+	stdout bool
+}
+
+// Create starts writing target. The name "-" means standard output (written
+// directly, since stdout cannot be renamed) unless noStdout is set.
+// New files get mode 0666 minus the umask, as LLVM's tools create them.
+func Create(target string) (*File, error) {
+	if target == "-" {
+		return &File{File: os.Stdout, target: target, stdout: true}, nil
+	}
+	return CreateFile(target)
+}
+
+// CreateFile is Create without the "-" means stdout rule.
+func CreateFile(target string) (*File, error) {
+	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
+	}
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, &os.PathError{Op: "open", Path: target, Err: pe.Err}
+		}
+		return nil, err
+	}
+	// CreateTemp uses 0600; LLVM's outputs get 0666 &^ umask.
+	mask := umask()
+	if err := f.Chmod(0o666 &^ mask); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return &File{File: f, target: target}, nil
+}
+
+// Commit flushes the file and renames it over the target.
+func (f *File) Commit() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	if f.stdout {
+		return nil
+	}
+	name := f.File.Name()
+	if err := f.File.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, f.target); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// Abort discards the temporary file. It is a no-op after Commit.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	if f.stdout {
+		return
+	}
+	name := f.File.Name()
+	f.File.Close()
+	os.Remove(name)
+}
+
+// WriteFrom creates target, copies r into it and commits.
+func WriteFrom(target string, r io.Reader) error {
+	f, err := Create(target)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := io.Copy(f, r); err != nil {
+		return err
+	}
+	return f.Commit()
+}

@@ -1,0 +1,25 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"os"
+	"sync"
+	"syscall"
+)
+
+var (
+	umaskOnce sync.Once
+	umaskVal  os.FileMode
+)
+
+// umask reads the process umask once (setting it and restoring it is the
+// only portable way to read it).
+func umask() os.FileMode {
+	umaskOnce.Do(func() {
+		m := syscall.Umask(0)
+		syscall.Umask(m)
+		umaskVal = os.FileMode(m)
+	})
+	return umaskVal
+}
