@@ -1,0 +1,144 @@
+package binfmt
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	host   = "host-x86_64-unknown-linux-gnu-"
+	gfx906 = "hip-amdgcn-amd-amdhsa--gfx906"
+	gfx908 = "hip-amdgcn-amd-amdhsa--gfx908"
+	gfx90a = "hip-amdgcn-amd-amdhsa--gfx90a"
+)
+
+func fourSources() []Source {
+	return []Source{
+		{ID: host, R: strings.NewReader("HOSTDATA"), Size: 8},
+		{ID: gfx906, R: strings.NewReader("DEV1"), Size: 4},
+		{ID: gfx908, R: strings.NewReader("DEV22"), Size: 5},
+		{ID: gfx90a, R: strings.NewReader("DEV333"), Size: 6},
+	}
+}
+
+// The golden files were written by LLVM 22's clang-offload-bundler.
+func TestWriteGolden(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		src   []Source
+		align uint64
+	}{
+		{"four.bc", fourSources(), 1},
+		{"four-align16.bc", fourSources(), 16},
+		{"four-align3.bc", fourSources(), 3},
+		{"emptylast-align4096.bc", []Source{{ID: host, R: strings.NewReader("HOSTDATA"), Size: 8}, {ID: gfx906, R: strings.NewReader(""), Size: 0}}, 4096},
+		// Two targets that standardise to one ID: LLVM records offsets by ID.
+		{"dupstd.bc", []Source{{ID: host, R: strings.NewReader("HOSTDATA"), Size: 8}, {ID: gfx906, R: strings.NewReader("DEV333"), Size: 6}, {ID: gfx906, R: strings.NewReader("DEV1"), Size: 4}}, 1},
+	} {
+		want, err := os.ReadFile(filepath.Join("testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, tc.src, tc.align); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) {
+			t.Errorf("%s: written bytes differ from LLVM's\n got %x\nwant %x", tc.file, buf.Bytes(), want)
+		}
+	}
+}
+
+func TestReadGolden(t *testing.T) {
+	data, _ := os.ReadFile("testdata/four-align16.bc")
+	entries, err := ReadEntries(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"HOSTDATA", "DEV1", "DEV22", "DEV333"}
+	ids := []string{host, gfx906, gfx908, gfx90a}
+	if len(entries) != 4 {
+		t.Fatalf("got %d entries", len(entries))
+	}
+	for i, e := range entries {
+		got := make([]byte, e.Size)
+		e.Open(bytes.NewReader(data)).Read(got)
+		if e.ID != ids[i] || string(got) != want[i] {
+			t.Errorf("entry %d: %q %q", i, e.ID, got)
+		}
+	}
+}
+
+func TestDedupKeepsFirstPositionLastPayload(t *testing.T) {
+	got := Dedup([]Entry{{ID: "a", Offset: 1}, {ID: "b", Offset: 2}, {ID: "a", Offset: 3}})
+	if len(got) != 2 || got[0].ID != "a" || got[0].Offset != 3 || got[1].ID != "b" {
+		t.Errorf("Dedup = %+v", got)
+	}
+}
+
+func TestHostileHeaders(t *testing.T) {
+	data, _ := os.ReadFile("testdata/four.bc")
+	// Truncations inside the first entry: no bundles, as LLVM.
+	for _, n := range []int{0, 10, 24, 31, 86, 100, 250} {
+		e, err := ReadEntries(bytes.NewReader(data[:n]), int64(n))
+		if err != nil || len(e) != 0 {
+			t.Errorf("truncated to %d: %v entries, err %v", n, len(e), err)
+		}
+	}
+	// Truncations after a valid entry: LLVM crashes, we report.
+	for _, n := range []int{260, 267} {
+		_, err := ReadEntries(bytes.NewReader(data[:n]), int64(n))
+		if !errors.Is(err, ErrTruncatedTable) {
+			t.Errorf("truncated to %d: err %v", n, err)
+		}
+	}
+	// A lying count: huge N with one valid entry must not allocate N.
+	lie := append([]byte(nil), data...)
+	copy(lie[24:], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
+	if _, err := ReadEntries(bytes.NewReader(lie), int64(len(lie))); err == nil {
+		t.Error("lying entry count accepted")
+	}
+	// A zero count is no bundle.
+	zero := append([]byte(nil), data[:32]...)
+	for i := 24; i < 32; i++ {
+		zero[i] = 0
+	}
+	if e, err := ReadEntries(bytes.NewReader(zero), 32); err != nil || len(e) != 0 {
+		t.Error("zero entries")
+	}
+	// Huge ID length.
+	idl := append([]byte(nil), data...)
+	copy(idl[48:], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	if e, err := ReadEntries(bytes.NewReader(idl), int64(len(idl))); err != nil || len(e) != 0 {
+		t.Errorf("huge ID length: %v %v", e, err)
+	}
+}
+
+func TestZeroAlign(t *testing.T) {
+	if err := Write(&bytes.Buffer{}, fourSources(), 0); err == nil {
+		t.Error("alignment 0 accepted")
+	}
+}
+
+func FuzzReadEntries(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.bc")
+	for _, p := range files {
+		b, _ := os.ReadFile(p)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, err := ReadEntries(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if e.Offset <= 0 || e.Size < 0 || e.Offset+e.Size > int64(len(data)) {
+				t.Fatalf("entry out of range: %+v (len %d)", e, len(data))
+			}
+		}
+	})
+}

@@ -1,0 +1,154 @@
+// Package difftest runs the same command line with an LLVM 22 reference
+// tool and with goffload's replacement, each in its own copy of a scratch
+// folder, and compares everything a user could observe: exit status,
+// standard output, standard error and every file left in the folder.
+package difftest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// Build compiles a goffload command (e.g. "./cmd/clang-offload-bundler",
+// relative to the module root) into dir and returns the binary's path.
+func Build(t testing.TB, pkg, dir string) string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return out
+}
+
+func moduleRoot() (string, error) {
+	d, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		p := filepath.Dir(d)
+		if p == d {
+			return "", fmt.Errorf("go.mod not found")
+		}
+		d = p
+	}
+}
+
+// Case is one command line to compare.
+type Case struct {
+	Name  string
+	Files map[string][]byte // scratch folder contents before the run
+	Args  []string          // without argv[0]
+	Env   []string
+	Stdin []byte
+	// Argv0 is the program name both tools see (default: the reference
+	// tool's base name, so that messages agree).
+	Argv0 string
+}
+
+// Outcome is what one run left behind.
+type Outcome struct {
+	Code           int
+	Stdout, Stderr string
+	Files          map[string][]byte
+}
+
+// Run runs bin with c in a fresh folder and collects the outcome.
+func Run(t testing.TB, bin string, c Case) Outcome {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range c.Files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	argv0 := c.Argv0
+	if argv0 == "" {
+		argv0 = filepath.Base(bin)
+	}
+	cmd := exec.Command(bin, c.Args...)
+	cmd.Args[0] = argv0
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Stdin = bytes.NewReader(c.Stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	code := 0
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("%s: %v", bin, err)
+		}
+		code = ee.ExitCode()
+	}
+	files := map[string][]byte{}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			b, _ := os.ReadFile(p)
+			files[rel] = b
+		}
+		return nil
+	})
+	return Outcome{Code: code, Stdout: out.String(), Stderr: errb.String(), Files: files}
+}
+
+// Diff describes how two outcomes differ, or returns "". When both runs
+// failed, files that only LLVM left behind are not counted: LLVM's tools
+// leave partial outputs on errors, goffload's leave none by design.
+func Diff(want, got Outcome) string {
+	var b strings.Builder
+	if want.Code != got.Code {
+		fmt.Fprintf(&b, "exit status: LLVM %d, ours %d\n", want.Code, got.Code)
+	}
+	if want.Stdout != got.Stdout {
+		fmt.Fprintf(&b, "stdout:\nLLVM: %q\nours: %q\n", want.Stdout, got.Stdout)
+	}
+	if want.Stderr != got.Stderr {
+		fmt.Fprintf(&b, "stderr:\nLLVM: %q\nours: %q\n", want.Stderr, got.Stderr)
+	}
+	names := map[string]bool{}
+	for n := range want.Files {
+		names[n] = true
+	}
+	for n := range got.Files {
+		names[n] = true
+	}
+	var sorted []string
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	for _, n := range sorted {
+		w, inW := want.Files[n]
+		g, inG := got.Files[n]
+		switch {
+		case !inW:
+			fmt.Fprintf(&b, "file %s: only ours wrote it (%d bytes)\n", n, len(g))
+		case !inG && want.Code != 0 && got.Code != 0:
+			// LLVM leaves partial outputs behind on errors; we never do.
+		case !inG:
+			fmt.Fprintf(&b, "file %s: only LLVM wrote it (%d bytes)\n", n, len(w))
+		case !bytes.Equal(w, g):
+			fmt.Fprintf(&b, "file %s: contents differ (LLVM %d bytes, ours %d bytes)\n", n, len(w), len(g))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,385 @@
+// Package llvmcl parses command lines the way LLVM's cl library does, so that
+// goffload's drop-in tools accept the same spellings and print the same
+// messages as the LLVM tools they replace: one or two dashes, `-opt=v` and
+// `-opt v`, LLVM's boolean spellings, auto-radix integers, repeated and
+// comma-separated list options, `@file` response files, and LLVM's exact
+// error texts.
+//
+// The package knows nothing about any particular tool: a tool describes its
+// options with a Spec and gets back the values in a Result.
+package llvmcl
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Kind says how an option takes its value.
+type Kind int
+
+const (
+	Bool      Kind = iota // -x, -x=true|false|1|0|TRUE|True|FALSE|False
+	String                // scalar: the last occurrence wins
+	List                  // repeatable, one value per occurrence
+	CommaList             // repeatable, each value split on ','
+	Uint                  // unsigned 32-bit, auto radix
+	Int                   // signed 32-bit, auto radix
+	Help                  // --help style: acts at once, takes no value
+)
+
+// Option describes one command-line option.
+type Option struct {
+	Name      string // without dashes
+	Kind      Kind
+	Required  bool // "must be specified at least once!"
+	Prefix    bool // one-letter option whose value may be glued? (unused: LLVM rejects -oF)
+	ValueDesc string
+}
+
+// Spec is a tool's option table.
+type Spec struct {
+	Options []*Option
+	// MaxPositional is how many positional arguments are accepted (0: none,
+	// reported as unknown arguments; -1: unlimited).
+	MaxPositional int
+}
+
+// Result holds what was parsed.
+type Result struct {
+	// Values holds, for each option name, every value given, in order
+	// (bools as "true"/"false"; comma lists already split).
+	Values map[string][]string
+	// Count is the number of occurrences of each option.
+	Count      map[string]int
+	Positional []string
+	// Action is the first --help/--version style option met, if any:
+	// LLVM acts on those as soon as they are parsed.
+	Action string
+}
+
+// Given reports whether the option occurred.
+func (r *Result) Given(name string) bool { return r.Count[name] > 0 }
+
+// Last returns the last value of a scalar option, or "".
+func (r *Result) Last(name string) string {
+	v := r.Values[name]
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
+
+// Flag returns the last value of a bool option (false when absent).
+func (r *Result) Flag(name string) bool { return r.Last(name) == "true" }
+
+// Dashed returns how LLVM spells an option name in messages: one dash for
+// one-letter names, two otherwise.
+func Dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+func (s *Spec) lookup(name string) *Option {
+	for _, o := range s.Options {
+		if o.Name == name {
+			return o
+		}
+	}
+	return nil
+}
+
+// Parse parses args (without argv[0]). argv0 is used in messages exactly as
+// LLVM uses it: its base name prefixes each message, the full string appears
+// in the "Try:" hint. It returns the result and the error lines, each without
+// a trailing newline and already carrying LLVM's "<prog>: " prefix; parsing
+// failed when errs is non-empty (unless Result.Action is set, which wins).
+func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
+	prog := filepath.Base(argv0)
+	res := &Result{Values: map[string][]string{}, Count: map[string]int{}}
+	var errs []string
+	fail := func(format string, a ...any) {
+		errs = append(errs, prog+": "+fmt.Sprintf(format, a...))
+	}
+	args = ExpandResponseFiles(args)
+	dashdash := false
+	var positional []string
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if dashdash || len(arg) < 2 || arg[0] != '-' {
+			positional = append(positional, arg)
+			continue
+		}
+		if arg == "--" {
+			dashdash = true
+			continue
+		}
+		body := arg[1:]
+		if strings.HasPrefix(body, "-") {
+			body = body[1:]
+		}
+		name, value, hasValue := strings.Cut(body, "=")
+		opt := s.lookup(name)
+		if opt == nil {
+			// A one-letter option followed by more letters is a "group".
+			if arg[1] != '-' && len(name) > 1 {
+				if o := s.lookup(name[:1]); o != nil && o.Kind != Bool && o.Kind != Help {
+					fail("for the %s option: may not occur within a group!", Dashed(o.Name))
+				}
+			}
+			errs = append(errs, unknown(prog, argv0, arg, s)...)
+			continue
+		}
+		switch opt.Kind {
+		case Help:
+			if hasValue {
+				fail("for the %s option: does not allow a value! '%s' specified.", Dashed(name), value)
+				continue
+			}
+			// LLVM acts on --help/--version as soon as it meets them:
+			// what follows is not parsed, what preceded was reported.
+			res.Action = name
+			res.Count[name]++
+			return res, errs
+		case Bool:
+			v := "true"
+			if hasValue {
+				switch value {
+				case "true", "TRUE", "True", "1":
+				case "false", "FALSE", "False", "0":
+					v = "false"
+				default:
+					fail("for the %s option: '%s' is invalid value for boolean argument! Try 0 or 1", Dashed(name), value)
+					continue
+				}
+			}
+			res.Count[name]++
+			res.Values[name] = append(res.Values[name], v)
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				fail("for the %s option: requires a value!", Dashed(name))
+				continue
+			}
+			i++
+			value = args[i]
+		}
+		switch opt.Kind {
+		case Uint:
+			if _, ok := ParseUint(value, 32); !ok {
+				fail("for the %s option: '%s' value invalid for uint argument!", Dashed(name), value)
+				continue
+			}
+		case Int:
+			if _, ok := ParseInt(value, 32); !ok {
+				fail("for the %s option: '%s' value invalid for integer argument!", Dashed(name), value)
+				continue
+			}
+		}
+		res.Count[name]++
+		if opt.Kind == CommaList {
+			res.Values[name] = append(res.Values[name], strings.Split(value, ",")...)
+		} else {
+			res.Values[name] = append(res.Values[name], value)
+		}
+	}
+	if s.MaxPositional >= 0 && len(positional) > s.MaxPositional {
+		if s.MaxPositional == 0 {
+			for _, p := range positional {
+				fail("Unknown command line argument '%s'.  Try: '%s --help'", p, argv0)
+			}
+		} else {
+			fail("Too many positional arguments specified!\nCan specify at most %d positional arguments: See: %s --help", s.MaxPositional, argv0)
+		}
+	}
+	res.Positional = positional
+	for _, o := range s.Options {
+		if o.Required && res.Count[o.Name] == 0 {
+			fail("for the %s option: must be specified at least once!", Dashed(o.Name))
+		}
+	}
+	return res, errs
+}
+
+func unknown(prog, argv0, arg string, s *Spec) []string {
+	lines := []string{fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", prog, arg, argv0)}
+	if near := s.nearest(arg); near != "" {
+		lines = append(lines, fmt.Sprintf("%s: Did you mean '%s'?", prog, near))
+	}
+	return lines
+}
+
+// nearest returns LLVM's "Did you mean" suggestion among this spec's
+// options: the option name closest by edit distance to the argument's name,
+// keeping any "=value".
+func (s *Spec) nearest(arg string) string {
+	body := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+	name, value, hasValue := strings.Cut(body, "=")
+	best, bestDist := "", -1
+	for _, o := range s.Options {
+		d := editDistance(name, o.Name)
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = o.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	out := Dashed(best)
+	if hasValue {
+		out += "=" + value
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			c = min(c, prev[j]+1, cur[j-1]+1)
+			cur[j] = c
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// ParseUint parses s as LLVM's getAsInteger with radix auto-detection does:
+// 0x/0X hex, 0b/0B binary, 0o or a leading 0 octal, otherwise decimal; no
+// sign, no spaces, no underscores, and the value must fit in bits.
+func ParseUint(s string, bits int) (uint64, bool) {
+	radix := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		radix, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		radix, s = 2, s[2:]
+	case strings.HasPrefix(s, "0o"):
+		radix, s = 8, s[2:]
+	case len(s) > 1 && s[0] == '0' && s[1] >= '0' && s[1] <= '9':
+		radix, s = 8, s[1:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	for _, c := range []byte(s) {
+		if !isDigit(c, radix) {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseUint(s, radix, bits)
+	return v, err == nil
+}
+
+// ParseInt is ParseUint with an optional leading '-'.
+func ParseInt(s string, bits int) (int64, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	u, ok := ParseUint(s, 64)
+	if !ok {
+		return 0, false
+	}
+	limit := uint64(1) << (bits - 1)
+	if neg {
+		if u > limit {
+			return 0, false
+		}
+		return -int64(u), true
+	}
+	if u >= limit {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+func isDigit(c byte, radix int) bool {
+	var d int
+	switch {
+	case c >= '0' && c <= '9':
+		d = int(c - '0')
+	case c >= 'a' && c <= 'z':
+		d = int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		d = int(c-'A') + 10
+	default:
+		return false
+	}
+	return d < radix
+}
+
+// ExpandResponseFiles replaces each "@file" argument by the file's contents,
+// split GNU-style (white space separates, quotes group, backslash escapes).
+// Nested "@file"s are read relative to the current directory; a file that
+// cannot be read leaves the argument as it is, as LLVM does.
+func ExpandResponseFiles(args []string) []string {
+	out := make([]string, 0, len(args))
+	var expand func(args []string, depth int)
+	expand = func(args []string, depth int) {
+		for _, a := range args {
+			if len(a) > 1 && a[0] == '@' && depth < 20 {
+				data, err := os.ReadFile(a[1:])
+				if err == nil {
+					expand(TokenizeGNU(string(data)), depth+1)
+					continue
+				}
+			}
+			out = append(out, a)
+		}
+	}
+	expand(args, 0)
+	return out
+}
+
+// TokenizeGNU splits a response file's text as GNU tools (and LLVM's
+// TokenizeGNUCommandLine) do.
+func TokenizeGNU(s string) []string {
+	var toks []string
+	var cur strings.Builder
+	inTok := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inTok = true
+		case c == '\'' || c == '"':
+			inTok = true
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			if inTok {
+				toks = append(toks, cur.String())
+				cur.Reset()
+				inTok = false
+			}
+		default:
+			cur.WriteByte(c)
+			inTok = true
+		}
+	}
+	if inTok {
+		toks = append(toks, cur.String())
+	}
+	return toks
+}

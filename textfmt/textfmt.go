@@ -1,0 +1,142 @@
+// Package textfmt reads and writes clang-offload-bundler's text bundles, used
+// for the preprocessed-source (i ii cui hipi), dependency (d), LLVM IR (ll)
+// and assembly (s) types.
+//
+// A text bundle is a sequence of entries, each framed by comment lines:
+//
+//	"\n" C " __CLANG_OFFLOAD_BUNDLE____START__ " ID "\n"
+//	payload bytes, verbatim
+//	"\n" C " __CLANG_OFFLOAD_BUNDLE____END__ " ID "\n"
+//
+// where C is the comment string of the file type. Text outside the markers
+// is ignored when reading.
+package textfmt
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Magic is the marker text shared with the other bundle formats.
+const Magic = "__CLANG_OFFLOAD_BUNDLE__"
+
+// Comment returns the comment string of a text bundle type, and false for
+// types that are not text types.
+func Comment(typ string) (string, bool) {
+	switch typ {
+	case "i", "ii", "cui", "hipi":
+		return "//", true
+	case "d", "s":
+		return "#", true
+	case "ll":
+		return ";", true
+	}
+	return "", false
+}
+
+func startMarker(c string) string { return "\n" + c + " " + Magic + "__START__ " }
+func endMarker(c string) string   { return "\n" + c + " " + Magic + "__END__ " }
+
+// Source is one entry to write.
+type Source struct {
+	ID string
+	R  io.Reader
+}
+
+// Write writes the entries in order with the given comment string, streaming
+// each payload.
+func Write(w io.Writer, comment string, src []Source) error {
+	start, end := startMarker(comment), endMarker(comment)
+	for _, s := range src {
+		if _, err := io.WriteString(w, start+s.ID+"\n"); err != nil {
+			return err
+		}
+		if _, err := io.Copy(w, s.R); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, end+s.ID+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Reader walks the entries of a text bundle held in memory, the way LLVM's
+// bundler does: Next finds the next START line; then either Payload reads up
+// to the END marker and skips the END line, SkipEnd skips past the END line
+// without reading, or neither (the next search starts right after the START
+// line, as LLVM's unbundler does for entries it does not want).
+type Reader struct {
+	data       []byte
+	start, end []byte
+	pos        int
+}
+
+// NewReader returns a reader of data with the given comment string.
+func NewReader(data []byte, comment string) *Reader {
+	return &Reader{data: data, start: []byte(startMarker(comment)), end: []byte(endMarker(comment))}
+}
+
+// Next returns the ID of the next entry, or false when there is none.
+func (r *Reader) Next() (string, bool) {
+	i := bytes.Index(r.data[r.pos:], r.start)
+	if i < 0 {
+		r.pos = len(r.data)
+		return "", false
+	}
+	idStart := r.pos + i + len(r.start)
+	nl := bytes.IndexByte(r.data[idStart:], '\n')
+	if nl < 0 {
+		r.pos = len(r.data)
+		return "", false
+	}
+	r.pos = idStart + nl + 1
+	return string(r.data[idStart : idStart+nl]), true
+}
+
+// Payload returns the current entry's payload: the bytes up to the next END
+// marker. It fails when there is none (LLVM 22's behaviour there is
+// undefined).
+func (r *Reader) Payload() ([]byte, error) {
+	i := bytes.Index(r.data[r.pos:], r.end)
+	if i < 0 {
+		return nil, fmt.Errorf("bundle entry starting at offset %d has no END marker", r.pos)
+	}
+	p := r.data[r.pos : r.pos+i]
+	r.skipLine(r.pos + i + len(r.end))
+	return p, nil
+}
+
+// SkipEnd moves past the current entry's END line, as LLVM does when listing.
+func (r *Reader) SkipEnd() {
+	i := bytes.Index(r.data[r.pos:], r.end)
+	if i < 0 {
+		r.pos = len(r.data)
+		return
+	}
+	r.skipLine(r.pos + i + len(r.end))
+}
+
+func (r *Reader) skipLine(from int) {
+	nl := bytes.IndexByte(r.data[from:], '\n')
+	if nl < 0 {
+		r.pos = len(r.data)
+		return
+	}
+	r.pos = from + nl + 1
+}
+
+// List returns the IDs of every entry in file order.
+func List(data []byte, comment string) []string {
+	r := NewReader(data, comment)
+	var ids []string
+	for {
+		id, ok := r.Next()
+		if !ok {
+			return ids
+		}
+		ids = append(ids, id)
+		r.SkipEnd()
+	}
+}
