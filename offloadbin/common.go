@@ -1,0 +1,97 @@
+package offloadbin
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// StringEntry is one key/value pair of an image's string map.
+type StringEntry struct {
+	Key, Value string
+}
+
+// Binary is one image read from a container: its metadata and where its
+// bytes are. A v1 binary holds exactly one image; a v2 or v3 binary may hold
+// several, each returned as its own Binary with the same Offset.
+type Binary struct {
+	Version uint32
+	// Offset is where the binary's header starts in the buffer that was
+	// walked; Size is the header's size field (bytes the binary occupies,
+	// compressed size for compressed v3).
+	Offset, Size int64
+	// Index is the entry's position within its binary (always 0 in v1).
+	Index       int
+	ImageKind   ImageKind
+	OffloadKind OffloadKind
+	Flags       uint32
+	// Strings holds the string entries in stored order (duplicates kept).
+	Strings []StringEntry
+
+	image *io.SectionReader
+}
+
+// String returns the value stored for key, or "" when there is none. When a
+// key occurs more than once, the last entry wins, as in LLVM.
+func (b *Binary) String(key string) string {
+	v := ""
+	for _, s := range b.Strings {
+		if s.Key == key {
+			v = s.Value
+		}
+	}
+	return v
+}
+
+// Triple returns the "triple" string.
+func (b *Binary) Triple() string { return b.String("triple") }
+
+// Arch returns the "arch" string.
+func (b *Binary) Arch() string { return b.String("arch") }
+
+// Image returns a reader over the image bytes (exact, unpadded).
+func (b *Binary) Image() *io.SectionReader {
+	return io.NewSectionReader(b.image, 0, b.image.Size())
+}
+
+// ImageSize returns the image's length in bytes.
+func (b *Binary) ImageSize() int64 { return b.image.Size() }
+
+// The two kinds of read failure LLVM distinguishes. Every error returned by
+// the reader wraps one of them (errors.Is), so a drop-in tool can print
+// LLVM's text while the error itself says what was wrong and where.
+var (
+	// ErrInvalid is LLVM's parse_failed: "Invalid data was encountered
+	// while parsing the file".
+	ErrInvalid = errors.New("Invalid data was encountered while parsing the file")
+	// ErrTruncated is LLVM's unexpected_eof: "The end of the file was
+	// unexpectedly encountered".
+	ErrTruncated = errors.New("The end of the file was unexpectedly encountered")
+)
+
+// FormatError describes malformed input: at which offset, which field,
+// what is wrong with it.
+type FormatError struct {
+	Offset int64  // of the binary's header within the walked buffer
+	Field  string // e.g. "header size", "string entry 3 key offset"
+	Msg    string
+	Kind   error // ErrInvalid or ErrTruncated
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("offload binary at offset %#x: %s: %s", e.Offset, e.Field, e.Msg)
+}
+
+func (e *FormatError) Unwrap() error { return e.Kind }
+
+// LLVMMessage returns the text LLVM 22 prints for err: the message of
+// ErrInvalid or ErrTruncated when err wraps one of them, else err.Error().
+func LLVMMessage(err error) string {
+	switch {
+	case errors.Is(err, ErrInvalid):
+		return ErrInvalid.Error()
+	case errors.Is(err, ErrTruncated):
+		return ErrTruncated.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,37 @@
+package offloadbin
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+func FuzzReadAll(f *testing.F) {
+	for _, path := range goldenBins(f) {
+		data, _ := os.ReadFile(path)
+		f.Add(data)
+	}
+	f.Add(buildV2(2, v2Images))
+	f.Add(buildV2(3, v2Images))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, strict := range []bool{true, false} {
+			var opts []ReadOption
+			if strict {
+				opts = append(opts, V1Only())
+			}
+			bins, err := ReadAll(bytes.NewReader(data), int64(len(data)), append(opts, MaxInflatedSize(1<<20))...)
+			if err != nil {
+				continue
+			}
+			for _, b := range bins {
+				if b.ImageSize() < 0 || b.ImageSize() > int64(len(data)) && b.Version < 3 {
+					t.Fatalf("image size %d from %d bytes", b.ImageSize(), len(data))
+				}
+				buf := make([]byte, b.ImageSize())
+				if _, err := b.Image().ReadAt(buf, 0); err != nil && len(buf) > 0 {
+					t.Fatalf("image not readable: %v", err)
+				}
+			}
+		}
+	})
+}

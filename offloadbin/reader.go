@@ -1,0 +1,397 @@
+package offloadbin
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// ReadOption changes how binaries are read.
+type ReadOption func(*readConfig)
+
+type readConfig struct {
+	v1Only bool
+	// maxInflated bounds the decompressed size of a compressed v3 binary.
+	maxInflated int64
+}
+
+// V1Only makes the reader behave like LLVM 22.1.8: only version 1 is
+// accepted, binaries must follow each other with no gap or padding, and the
+// checks (and their order) are LLVM 22's.
+func V1Only() ReadOption { return func(c *readConfig) { c.v1Only = true } }
+
+// MaxInflatedSize bounds the size a compressed (v3) binary may declare for
+// its decompressed form (default 1 GiB).
+func MaxInflatedSize(n int64) ReadOption { return func(c *readConfig) { c.maxInflated = n } }
+
+func newConfig(opts []ReadOption) *readConfig {
+	c := &readConfig{maxInflated: 1 << 30}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// ReadAll reads every binary of a buffer holding OffloadBinaries back to
+// back (a raw packager output, an ELF or COFF offloading section, an archive
+// member), in order. The next binary starts where the previous one's size
+// field says it ends; anything that is not a binary there is an error. Only
+// the headers and string maps are read; image bytes stay in r.
+//
+// By default versions 1 to 3 are accepted and, as newer LLVM does, a binary
+// whose size is not a multiple of 8 may be followed by zero padding up to
+// the next multiple of 8. With V1Only the reader behaves as LLVM 22.
+func ReadAll(r io.ReaderAt, size int64, opts ...ReadOption) ([]*Binary, error) {
+	cfg := newConfig(opts)
+	var out []*Binary
+	for off := int64(0); off < size; {
+		bins, n, err := cfg.read(r, off, size-off)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bins...)
+		off += n
+		if !cfg.v1Only && off%Alignment != 0 && off < size && !hasMagicAt(r, off, size) {
+			off += Alignment - off%Alignment
+		}
+	}
+	return out, nil
+}
+
+// Read reads the binary that starts at offset off of r, where the readable
+// data ends at end. It returns its images (one for v1, one per entry for
+// v2 and v3) and the number of bytes the binary occupies (its size field).
+func Read(r io.ReaderAt, off, end int64, opts ...ReadOption) ([]*Binary, int64, error) {
+	if off < 0 || end < off {
+		return nil, 0, fmt.Errorf("offloadbin: bad range [%d, %d)", off, end)
+	}
+	return newConfig(opts).read(r, off, end-off)
+}
+
+func hasMagicAt(r io.ReaderAt, off, size int64) bool {
+	if size-off < 4 {
+		return false
+	}
+	var m [4]byte
+	if _, err := r.ReadAt(m[:], off); err != nil {
+		return false
+	}
+	return m == Magic
+}
+
+// header is the fixed part of a binary header (all versions).
+type header struct {
+	version      uint32
+	size         uint64
+	entryOffset  uint64
+	entrySizeOrN uint64 // v1: entry size; v2+: entry count
+	inflated     uint64 // v3
+}
+
+func (c *readConfig) read(r io.ReaderAt, off, avail int64) ([]*Binary, int64, error) {
+	fail := func(kind error, field, format string, a ...any) ([]*Binary, int64, error) {
+		return nil, 0, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+	}
+	minAvail := int64(headerSize)
+	if c.v1Only {
+		// LLVM 22 wants room for a header and an entry before it looks at
+		// anything.
+		minAvail = minBinarySizeV1
+	}
+	if avail < minAvail {
+		return fail(ErrInvalid, "header", "only %d bytes left, need at least %d", avail, minAvail)
+	}
+	var hb [headerSizeV3]byte
+	hn := min(avail, headerSizeV3)
+	if _, err := readFull(r, hb[:hn], off); err != nil {
+		return nil, 0, err
+	}
+	if [4]byte(hb[:4]) != Magic {
+		return fail(ErrInvalid, "magic", "got % x, want % x", hb[:4], Magic[:])
+	}
+	le := binary.LittleEndian
+	h := header{
+		version:      le.Uint32(hb[offVersion:]),
+		size:         le.Uint64(hb[offSize:]),
+		entryOffset:  le.Uint64(hb[offEntryOffset:]),
+		entrySizeOrN: le.Uint64(hb[offEntrySize:]),
+	}
+	switch {
+	case h.version == Version1:
+		return c.readV1(r, off, avail, &h)
+	case c.v1Only || h.version == 0 || h.version > Version3:
+		return fail(ErrInvalid, "version", "unsupported version %d", h.version)
+	}
+	if h.version >= Version3 {
+		if hn < headerSizeV3 {
+			return fail(ErrInvalid, "header", "only %d bytes left, a v3 header needs %d", avail, headerSizeV3)
+		}
+		h.inflated = le.Uint64(hb[offInflated:])
+	}
+	return c.readV2(r, off, avail, &h)
+}
+
+func (c *readConfig) readV1(r io.ReaderAt, off, avail int64, h *header) ([]*Binary, int64, error) {
+	fail := func(kind error, field, format string, a ...any) ([]*Binary, int64, error) {
+		return nil, 0, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+	}
+	// LLVM 22 checks the header twice: against the rest of the buffer, then
+	// against a copy of exactly size bytes. Both must pass.
+	if h.size > uint64(avail) {
+		return fail(ErrTruncated, "size", "%d bytes but only %d left", h.size, avail)
+	}
+	if h.size < entrySize {
+		return fail(ErrTruncated, "size", "%d bytes is too small", h.size)
+	}
+	size := int64(h.size)
+	if h.entryOffset > h.size-entrySize || h.entrySizeOrN > h.size-headerSize {
+		return fail(ErrTruncated, "entry", "offset %d / size %d past the binary's %d bytes", h.entryOffset, h.entrySizeOrN, h.size)
+	}
+	if c.v1Only && size < minBinarySizeV1 {
+		return fail(ErrInvalid, "size", "%d bytes, need at least %d", size, minBinarySizeV1)
+	}
+	var eb [entrySize]byte
+	if _, err := readFull(r, eb[:], off+int64(h.entryOffset)); err != nil {
+		return nil, 0, err
+	}
+	b, err := c.readEntry(r, off, size, eb[:], stringEntrySize)
+	if err != nil {
+		return nil, 0, err
+	}
+	b.Version = Version1
+	b.Size = size
+	return []*Binary{b}, size, nil
+}
+
+// readEntry decodes one 40-byte entry of the binary at off (size bytes,
+// readable through r) and reads its string map.
+func (c *readConfig) readEntry(r io.ReaderAt, off, size int64, eb []byte, strEntSize int64) (*Binary, error) {
+	fail := func(kind error, field, format string, a ...any) (*Binary, error) {
+		return nil, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+	}
+	le := binary.LittleEndian
+	b := &Binary{
+		Offset:      off,
+		ImageKind:   ImageKind(le.Uint16(eb[entImageKind:])),
+		OffloadKind: OffloadKind(le.Uint16(eb[entOffloadKind:])),
+		Flags:       le.Uint32(eb[entFlags:]),
+	}
+	strOff := le.Uint64(eb[entStrOffset:])
+	numStr := le.Uint64(eb[entNumStrings:])
+	imgOff := le.Uint64(eb[entImageOffset:])
+	imgSize := le.Uint64(eb[entImageSize:])
+	usize := uint64(size)
+	if imgOff > usize {
+		return fail(ErrTruncated, "image offset", "%d past the binary's %d bytes", imgOff, size)
+	}
+	if strOff > usize {
+		return fail(ErrTruncated, "string entries offset", "%d past the binary's %d bytes", strOff, size)
+	}
+	// Not checked by LLVM 22 (it reads out of bounds or crashes).
+	if numStr > (usize-strOff)/uint64(strEntSize) {
+		return fail(ErrTruncated, "string entries", "%d entries of %d bytes at %d do not fit in the binary's %d bytes", numStr, strEntSize, strOff, size)
+	}
+	if imgSize > usize-imgOff {
+		return fail(ErrTruncated, "image size", "%d bytes at %d past the binary's %d bytes", imgSize, imgOff, size)
+	}
+	b.image = io.NewSectionReader(r, off+int64(imgOff), int64(imgSize))
+	if numStr == 0 {
+		return b, nil
+	}
+	raw := make([]byte, numStr*uint64(strEntSize))
+	if _, err := readFull(r, raw, off+int64(strOff)); err != nil {
+		return nil, err
+	}
+	st := &strReader{r: r, base: off, size: size}
+	b.Strings = make([]StringEntry, numStr)
+	for i := range b.Strings {
+		e := raw[int64(i)*strEntSize:]
+		k, err := st.cstring(le.Uint64(e[0:]))
+		if err != nil {
+			return fail(ErrTruncated, fmt.Sprintf("string entry %d key", i), "%v", err)
+		}
+		var v string
+		if strEntSize == stringEntrySize {
+			v, err = st.cstring(le.Uint64(e[8:]))
+		} else {
+			v, err = st.bytes(le.Uint64(e[8:]), le.Uint64(e[16:]))
+		}
+		if err != nil {
+			return fail(ErrTruncated, fmt.Sprintf("string entry %d value", i), "%v", err)
+		}
+		b.Strings[i] = StringEntry{k, v}
+	}
+	return b, nil
+}
+
+func (c *readConfig) readV2(r io.ReaderAt, off, avail int64, h *header) ([]*Binary, int64, error) {
+	fail := func(kind error, field, format string, a ...any) ([]*Binary, int64, error) {
+		return nil, 0, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+	}
+	hsize := uint64(headerSize)
+	if h.version >= Version3 {
+		hsize = headerSizeV3
+	}
+	if h.size > uint64(avail) || h.size < hsize {
+		return fail(ErrTruncated, "size", "%d bytes with %d left", h.size, avail)
+	}
+	onDisk := int64(h.size)
+	if h.inflated != 0 {
+		data, err := c.inflate(r, off, h)
+		if err != nil {
+			return nil, 0, err
+		}
+		bins, _, err := c.readV2(bytes.NewReader(data), 0, int64(len(data)), &header{
+			version: h.version, size: uint64(len(data)), entryOffset: h.entryOffset, entrySizeOrN: h.entrySizeOrN,
+		})
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, b := range bins {
+			b.Offset, b.Size = off, onDisk
+		}
+		return bins, onDisk, nil
+	}
+	n := h.entrySizeOrN
+	if h.size < entrySize || n > (h.size-32)/entrySize || h.entryOffset > h.size-n*entrySize {
+		return fail(ErrTruncated, "entries", "%d entries at %d do not fit in %d bytes", n, h.entryOffset, h.size)
+	}
+	raw := make([]byte, n*entrySize)
+	if _, err := readFull(r, raw, off+int64(h.entryOffset)); err != nil {
+		return nil, 0, err
+	}
+	bins := make([]*Binary, 0, n)
+	for i := range int(n) {
+		b, err := c.readEntry(r, off, onDisk, raw[i*entrySize:(i+1)*entrySize], stringEntryV2)
+		if err != nil {
+			return nil, 0, err
+		}
+		b.Version, b.Size, b.Index = h.version, onDisk, i
+		bins = append(bins, b)
+	}
+	return bins, onDisk, nil
+}
+
+// inflate returns the uncompressed form of a compressed v3 binary: its
+// header (with size set to the inflated size and the inflated size cleared)
+// followed by the decompressed body.
+func (c *readConfig) inflate(r io.ReaderAt, off int64, h *header) ([]byte, error) {
+	fail := func(kind error, field, format string, a ...any) ([]byte, error) {
+		return nil, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+	}
+	if h.entryOffset > h.size || h.inflated < h.entryOffset || h.entryOffset < headerSizeV3 {
+		return fail(ErrTruncated, "inflated size", "%d with entries at %d in %d bytes", h.inflated, h.entryOffset, h.size)
+	}
+	if h.inflated > uint64(c.maxInflated) {
+		return fail(ErrInvalid, "inflated size", "%d bytes exceeds the limit of %d", h.inflated, c.maxInflated)
+	}
+	body := io.NewSectionReader(r, off+int64(h.entryOffset), int64(h.size-h.entryOffset))
+	var magic [4]byte
+	body.ReadAt(magic[:], 0)
+	var dec io.Reader
+	if magic == [4]byte{0x28, 0xB5, 0x2F, 0xFD} {
+		zr, err := zstd.NewReader(body, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return fail(ErrInvalid, "compressed body", "zstd: %v", err)
+		}
+		defer zr.Close()
+		dec = zr
+	} else {
+		zr, err := zlib.NewReader(body)
+		if err != nil {
+			return fail(ErrInvalid, "compressed body", "zlib: %v", err)
+		}
+		defer zr.Close()
+		dec = zr
+	}
+	want := int64(h.inflated - h.entryOffset)
+	var buf bytes.Buffer
+	buf.Grow(int(h.entryOffset))
+	hdr := make([]byte, h.entryOffset)
+	if _, err := readFull(r, hdr, off); err != nil {
+		return nil, err
+	}
+	binary.LittleEndian.PutUint64(hdr[offSize:], h.inflated)
+	binary.LittleEndian.PutUint64(hdr[offInflated:], 0)
+	buf.Write(hdr)
+	n, err := io.Copy(&buf, io.LimitReader(dec, want+1))
+	if err != nil {
+		return fail(ErrInvalid, "compressed body", "%v", err)
+	}
+	if n != want {
+		return fail(ErrInvalid, "compressed body", "decompressed to %d bytes, header says %d", n, want)
+	}
+	return buf.Bytes(), nil
+}
+
+// readFull reads len(p) bytes at off, reporting a short read as truncation.
+func readFull(r io.ReaderAt, p []byte, off int64) (int, error) {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return n, nil
+	}
+	if err == nil || err == io.EOF {
+		return n, &FormatError{Offset: off, Field: "data", Msg: fmt.Sprintf("short read: %d of %d bytes", n, len(p)), Kind: ErrTruncated}
+	}
+	return n, err
+}
+
+// strReader reads strings of one binary (size bytes at base), caching a
+// window of the data since the strings of a binary sit together.
+type strReader struct {
+	r          io.ReaderAt
+	base, size int64
+	win        []byte
+	winOff     int64
+}
+
+const strWindow = 4096
+
+// at returns the bytes from binary offset o to the end of the window that
+// holds it.
+func (s *strReader) at(o int64) ([]byte, error) {
+	if s.win == nil || o < s.winOff || o >= s.winOff+int64(len(s.win)) {
+		start := o &^ (strWindow - 1)
+		n := min(strWindow, s.size-start)
+		buf := make([]byte, n)
+		if _, err := readFull(s.r, buf, s.base+start); err != nil {
+			return nil, err
+		}
+		s.win, s.winOff = buf, start
+	}
+	return s.win[o-s.winOff:], nil
+}
+
+func (s *strReader) cstring(o uint64) (string, error) {
+	if o >= uint64(s.size) {
+		return "", fmt.Errorf("offset %d past the binary's %d bytes", o, s.size)
+	}
+	var out []byte
+	for p := int64(o); p < s.size; {
+		b, err := s.at(p)
+		if err != nil {
+			return "", err
+		}
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			return string(append(out, b[:i]...)), nil
+		}
+		out = append(out, b...)
+		p += int64(len(b))
+	}
+	return "", fmt.Errorf("string at %d has no NUL before the binary's end (%d)", o, s.size)
+}
+
+func (s *strReader) bytes(o, n uint64) (string, error) {
+	if o > uint64(s.size) || n > uint64(s.size)-o {
+		return "", fmt.Errorf("%d bytes at %d past the binary's %d bytes", n, o, s.size)
+	}
+	buf := make([]byte, n)
+	if _, err := readFull(s.r, buf, s.base+int64(o)); err != nil {
+		return "", err
+	}
+	return string(buf), nil
+}
