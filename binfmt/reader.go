@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/goffload/goffload/internal/llvmhash"
 )
 
 // Entry is one bundle entry: its ID as stored and where its payload is.
@@ -119,4 +121,21 @@ func Dedup(entries []Entry) []Entry {
 // Open returns a reader of the entry's payload.
 func (e Entry) Open(r io.ReaderAt) *io.SectionReader {
 	return io.NewSectionReader(r, e.Offset, e.Size)
+}
+
+// VisitOrder returns the entries the way LLVM 22 visits them when listing
+// or unbundling: repeated IDs collapsed (Dedup), in StringMap order.
+func VisitOrder(entries []Entry) []Entry {
+	entries = Dedup(entries)
+	byID := make(map[string]Entry, len(entries))
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		byID[e.ID] = e
+		ids[i] = e.ID
+	}
+	out := make([]Entry, 0, len(entries))
+	for _, id := range llvmhash.StringMapOrder(ids) {
+		out = append(out, byID[id])
+	}
+	return out
 }

@@ -1,0 +1,103 @@
+package llvmcl
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var testSpec = &Spec{Options: []*Option{
+	{Name: "###", Kind: Bool},
+	{Name: "list", Kind: Bool},
+	{Name: "type", Kind: String, Required: true},
+	{Name: "input", Kind: List},
+	{Name: "targets", Kind: CommaList},
+	{Name: "bundle-align", Kind: Uint},
+	{Name: "level", Kind: Int},
+	{Name: "o", Kind: String},
+	{Name: "help", Kind: Help},
+	{Name: "version", Kind: Help},
+}}
+
+func TestParseSpellings(t *testing.T) {
+	res, errs := testSpec.Parse("/x/tool", []string{"-type", "bc", "--input=a", "-input", "b", "-targets=x,,y", "--targets", "z", "-list=TRUE", "-###", "-bundle-align=0x10", "-level=-8", "-o=out"})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if res.Last("type") != "bc" || !reflect.DeepEqual(res.Values["input"], []string{"a", "b"}) ||
+		!reflect.DeepEqual(res.Values["targets"], []string{"x", "", "y", "z"}) || !res.Flag("list") || !res.Flag("###") ||
+		res.Last("bundle-align") != "0x10" || res.Last("o") != "out" {
+		t.Errorf("%+v", res)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-type"}, []string{"tool: for the --type option: requires a value!", "tool: for the --type option: must be specified at least once!"}},
+		{[]string{"-type=bc", "-list=yes"}, []string{"tool: for the --list option: 'yes' is invalid value for boolean argument! Try 0 or 1"}},
+		{[]string{"-type=bc", "-bundle-align=1_0"}, []string{"tool: for the --bundle-align option: '1_0' value invalid for uint argument!"}},
+		{[]string{"-type=bc", "-bundle-align=+1"}, []string{"tool: for the --bundle-align option: '+1' value invalid for uint argument!"}},
+		{[]string{"-type=bc", "-level=abc"}, []string{"tool: for the --level option: 'abc' value invalid for integer argument!"}},
+		{[]string{"-type=bc", "x"}, []string{"tool: Unknown command line argument 'x'.  Try: '/x/tool --help'"}},
+		{[]string{"-type=bc", "-oF"}, []string{"tool: for the -o option: may not occur within a group!", "tool: Unknown command line argument '-oF'.  Try: '/x/tool --help'", "tool: Did you mean '-o'?"}},
+		{[]string{"-tpe=bc"}, []string{"tool: Unknown command line argument '-tpe=bc'.  Try: '/x/tool --help'", "tool: Did you mean '--type=bc'?", "tool: for the --type option: must be specified at least once!"}},
+		{[]string{"--version=1", "-type=bc"}, []string{"tool: for the --version option: does not allow a value! '1' specified."}},
+	} {
+		_, errs := testSpec.Parse("/x/tool", tc.args)
+		if !reflect.DeepEqual(errs, tc.want) {
+			t.Errorf("%v:\n got %q\nwant %q", tc.args, errs, tc.want)
+		}
+	}
+}
+
+func TestHelpActsAtOnce(t *testing.T) {
+	res, errs := testSpec.Parse("tool", []string{"-list=yes", "--help", "-bogus"})
+	if res.Action != "help" || len(errs) != 1 {
+		t.Errorf("action %q errs %q", res.Action, errs)
+	}
+}
+
+func TestIntegers(t *testing.T) {
+	for s, want := range map[string]uint64{"0x10": 16, "010": 8, "0b11": 3, "0": 0, "4294967295": 4294967295} {
+		if v, ok := ParseUint(s, 32); !ok || v != want {
+			t.Errorf("ParseUint(%q) = %d %v", s, v, ok)
+		}
+	}
+	for _, s := range []string{"", "+1", " 1", "4294967296", "1_0", "0x", "08", "-1"} {
+		if _, ok := ParseUint(s, 32); ok {
+			t.Errorf("ParseUint(%q) accepted", s)
+		}
+	}
+	if v, ok := ParseInt("-0x3", 32); !ok || v != -3 {
+		t.Errorf("ParseInt(-0x3) = %d %v", v, ok)
+	}
+	if _, ok := ParseInt("2147483648", 32); ok {
+		t.Error("int overflow accepted")
+	}
+}
+
+func TestResponseFiles(t *testing.T) {
+	dir := t.TempDir()
+	inner := filepath.Join(dir, "inner.rsp")
+	os.WriteFile(inner, []byte(`-input=c`), 0o644)
+	outer := filepath.Join(dir, "args.rsp")
+	os.WriteFile(outer, []byte("-type=bc 'quoted arg' \"dq \\\"x\\\"\" back\\ slash @"+inner+"\n# not-a-comment"), 0o644)
+	got := ExpandResponseFiles([]string{"@" + outer, "@missing.rsp"})
+	want := []string{"-type=bc", "quoted arg", `dq "x"`, "back slash", "-input=c", "#", "not-a-comment", "@missing.rsp"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("-type=bc -input a --targets=x,y -bundle-align=0x10 -o=x")
+	f.Fuzz(func(t *testing.T, line string) {
+		testSpec.Parse("tool", strings.Fields(line))
+		TokenizeGNU(line)
+	})
+}
