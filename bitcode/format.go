@@ -1,0 +1,112 @@
+// Package bitcode reads just enough of LLVM's bitcode format, in pure Go, for
+// the offload tools: the symbols an archive symbol table lists for a bitcode
+// member (Symbols) and the offloading images embedded in host bitcode
+// (EmbeddedObjects).
+//
+// # File layout
+//
+// A bitcode file is an LLVM bitstream (see internal/bitstream) that starts
+// with the bytes "BC" C0 DE, optionally inside a 20-byte wrapper header
+// (little-endian words: magic 0x0B17C0DE, version, offset, size, CPU type)
+// that says where the stream lies in the file. At the top level, a file
+// written by LLVM 5 or later holds, per module, an IDENTIFICATION block (13)
+// and a MODULE block (8), then a SYMTAB block (25) with one blob record (the
+// "irsymtab") and a STRTAB block (23) with one blob record (the string table
+// that module records and the irsymtab point into).
+//
+// # The irsymtab (version 3, as LLVM 22 writes and expects it)
+//
+// All integers are little-endian 32-bit words. A Str is {offset, size} into
+// the string table; a Range is {offset, count} into the symtab blob itself.
+//
+//	0x00 Version              word (3)
+//	0x04 Producer             Str  (LLVM's version string, "22.1.8")
+//	0x0c Modules              Range of {Begin, End, UncBegin word}
+//	0x14 Comdats              Range of {Name Str, SelectionKind word}
+//	0x1c Symbols              Range of Symbol (24 bytes)
+//	0x24 Uncommons            Range of {CommonSize, CommonAlign word,
+//	                                    COFFWeakExternFallbackName, SectionName Str}
+//	0x2c TargetTriple         Str
+//	0x34 SourceFileName       Str
+//	0x3c COFFLinkerOpts       Str
+//	0x44 DependentLibraries   Range of Str
+//
+// A Symbol is {Name Str (the mangled name), IRName Str (empty for module
+// asm symbols), ComdatIndex word (-1 for none), Flags word}. Each module's
+// symbols are Symbols[Begin:End], in LLVM's module symbol-table order:
+// functions, global variables, aliases, ifuncs, then symbols defined by
+// module-level inline asm. Flag bits:
+//
+//	0-1 visibility  2 has uncommon  3 undefined  4 weak  5 common
+//	6 indirect (alias)  7 used  8 thread-local  9 may omit  10 global
+//	11 format-specific  12 unnamed_addr  13 executable
+//
+// The irsymtab holds local symbols too (without the global bit);
+// private ones and names starting with "llvm." are format-specific.
+//
+// These facts were learnt from LLVM's public documentation and black-box runs
+// of clang-22, llvm-bcanalyzer and llvm-ar, not from LLVM's sources.
+package bitcode
+
+import "fmt"
+
+const (
+	wrapperMagic = 0x0B17C0DE
+	wrapperSize  = 20
+	bitcodeMagic = "BC\xc0\xde"
+)
+
+// Top-level and module-level block IDs.
+const (
+	blockModule         = 8
+	blockParamAttr      = 9
+	blockParamAttrGroup = 10
+	blockConstants      = 11
+	blockFunction       = 12
+	blockIdentification = 13
+	blockValueSymtab    = 14
+	blockMetadata       = 15
+	blockMetadataAttach = 16
+	blockType           = 17
+	blockStrtab         = 23
+	blockSymtab         = 25
+)
+
+// Blob record codes in the STRTAB and SYMTAB blocks.
+const (
+	strtabBlob = 1
+	symtabBlob = 1
+)
+
+// irsymtab layout.
+const (
+	symtabVersion  = 3        // the version LLVM 22 writes and accepts
+	symtabProducer = "22.1.8" // the producer LLVM 22.1.8 writes
+	headerSize     = 0x4c
+	hdrVersion     = 0x00
+	hdrProducer    = 0x04
+	hdrModules     = 0x0c
+	hdrSymbols     = 0x1c
+	moduleSize     = 12
+	symbolSize     = 24
+	symFlagsOff    = 20
+
+	flagUndefined      = 1 << 3
+	flagGlobal         = 1 << 10
+	flagFormatSpecific = 1 << 11
+)
+
+// FormatError reports malformed bitcode: Off is the byte offset in the input
+// (of the stream, the structure or the field concerned).
+type FormatError struct {
+	Off int64
+	Msg string
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("bitcode: byte %d: %s", e.Off, e.Msg)
+}
+
+func errAt(off int64, format string, args ...any) error {
+	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
+}

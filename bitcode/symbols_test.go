@@ -1,0 +1,57 @@
+package bitcode
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rebuildNeeded lists testdata files without a usable irsymtab.
+var rebuildNeeded = map[string]bool{"notarget.bc": true, "multi.bc": true}
+
+func readSyms(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l != "" {
+			s = append(s, l)
+		}
+	}
+	return s
+}
+
+func TestSymbolsGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.bc")
+	if len(files) == 0 {
+		t.Fatal("no testdata")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Symbols(bytes.NewReader(data), int64(len(data)))
+			if rebuildNeeded[filepath.Base(f)] {
+				if !errors.Is(err, ErrSymtabRebuild) {
+					t.Fatalf("got %q, %v; want ErrSymtabRebuild", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := readSyms(t, strings.TrimSuffix(f, ".bc")+".syms")
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("Symbols:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
