@@ -1,0 +1,35 @@
+// Package objfmt reads and writes clang-offload-bundler's object format
+// (-type=o): a host object file whose bundles are extra sections named
+// "__CLANG_OFFLOAD_BUNDLE__<bundle id>".
+//
+// For ELF (32 and 64 bit, either byte order, relocatable, executable and
+// shared objects) the package does itself the two edits that LLVM 22 delegates
+// to llvm-objcopy, and lays the file out exactly as llvm-objcopy 22 does, so
+// that the output is byte-identical:
+//
+//   - AddSections is `llvm-objcopy --add-section=NAME=FILE
+//     --set-section-flags=NAME=readonly,exclude ... -- in out`;
+//   - StripBundles is `llvm-objcopy --regex
+//     --remove-section=__CLANG_OFFLOAD_BUNDLE__.* -- in out`.
+//
+// What llvm-objcopy does, as learnt by experiment (see writer.go): sections
+// outside segments are laid out again in the order of their original file
+// offsets, each at the next multiple of its alignment, with zero padding;
+// added sections follow in the order given; the section header table comes
+// last, aligned to the word size. Segment contents are kept in place, gaps
+// between segments become zeros. The section-name and symbol-name string
+// tables are rebuilt with LLVM's StringTableBuilder ordering (strings sorted
+// by their reversed bytes, descending, and suffixes merged into the string
+// before them). Symbols defined in removed sections are dropped, relocation
+// sections of removed sections are removed, and every section and symbol
+// index is renumbered in headers, symbols, relocations, SHT_GROUP and
+// SHT_LLVM_ADDRSIG contents.
+//
+// Other object formats (COFF, Mach-O, Wasm, XCOFF, GOFF) are recognised by
+// IsObject; for them the caller runs the real llvm-objcopy through Objcopy,
+// with LLVM's exact arguments (BundleCommandArgs, StripCommandArgs) and
+// `-###` line (FormatCommand).
+//
+// Payloads are streamed from their io.ReaderAt to the io.Writer; only headers,
+// string tables and the symbol table of the host are held in memory.
+package objfmt

@@ -1,0 +1,54 @@
+package objfmt
+
+// BundlePrefix starts the name of every bundle section; the bundle ID is the
+// rest of the name.
+const BundlePrefix = "__CLANG_OFFLOAD_BUNDLE__"
+
+// ELF layout constants used by the reader and the writer.
+const (
+	elfClass32  = 1
+	elfClass64  = 2
+	elfData2LSB = 1
+	elfData2MSB = 2
+
+	ehdrSize32 = 52
+	ehdrSize64 = 64
+	shdrSize32 = 40
+	shdrSize64 = 64
+	phdrSize32 = 32
+	phdrSize64 = 56
+	sym32Size  = 16
+	sym64Size  = 24
+
+	etRel = 1
+
+	shnUndef     = 0
+	shnLoReserve = 0xff00
+	shnXIndex    = 0xffff
+
+	shtNull        = 0
+	shtProgbits    = 1
+	shtSymtab      = 2
+	shtStrtab      = 3
+	shtRela        = 4
+	shtNobits      = 8
+	shtRel         = 9
+	shtGroup       = 17
+	shtSymtabShndx = 18
+	shtLLVMAddrsig = 0x6fff4c03
+
+	shfAlloc    = 0x2
+	shfInfoLink = 0x40
+	shfExclude  = 0x80000000
+
+	stbLocal = 0
+
+	emMIPS = 8
+)
+
+// Limits on what the reader accepts before allocating anything.
+const (
+	// maxSections bounds the section count; it is also checked against the
+	// file size, since each header takes 40 or 64 bytes.
+	maxSections = 1 << 24
+)

@@ -1,0 +1,315 @@
+package objfmt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// FormatError reports malformed input: what is wrong and at which file offset.
+type FormatError struct {
+	Off int64  // file offset of the offending field or data
+	Msg string // what is wrong
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("objfmt: malformed ELF at offset %#x: %s", e.Off, e.Msg)
+}
+
+func formatErr(off int64, format string, args ...any) error {
+	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// A Bundle is one bundle section of a fat object.
+type Bundle struct {
+	ID string // the section name without BundlePrefix
+	// Offset and Size locate the section contents in the file.
+	Offset, Size int64
+	// HostPlaceholder is set when the contents are exactly one 0x00 byte: the
+	// bundler then stands the whole object minus its bundle sections (see
+	// StripBundles) in for the payload.
+	HostPlaceholder bool
+}
+
+// ReadBundles lists the bundle sections of an ELF object in section-header
+// order.
+func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
+	f, err := parseELF(r, size)
+	if err != nil {
+		return nil, err
+	}
+	var out []Bundle
+	for i := 1; i < len(f.secs); i++ {
+		s := &f.secs[i]
+		id, ok := cutPrefix(s.name, BundlePrefix)
+		if !ok {
+			continue
+		}
+		b := Bundle{ID: id, Offset: int64(s.off), Size: int64(s.size)}
+		if s.typ == shtNobits {
+			b.Offset, b.Size = 0, 0
+		}
+		if b.Size == 1 {
+			var c [1]byte
+			if _, err := r.ReadAt(c[:], b.Offset); err != nil {
+				return nil, fmt.Errorf("objfmt: reading section %d (%s): %w", i, s.name, err)
+			}
+			b.HostPlaceholder = c[0] == 0
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func cutPrefix(s, p string) (string, bool) {
+	if len(s) >= len(p) && s[:len(p)] == p {
+		return s[len(p):], true
+	}
+	return s, false
+}
+
+// elfFile is the parsed header and section table of an ELF file.
+type elfFile struct {
+	r    io.ReaderAt
+	size int64
+	is64 bool
+	bo   binary.ByteOrder
+
+	ident     [16]byte
+	typ       uint16
+	machine   uint16
+	entry     uint64
+	phoff     uint64
+	shoff     uint64
+	flags     uint32
+	phentsize int
+	phnum     int
+	shstrndx  int
+
+	secs     []elfSection
+	shstrtab []byte
+}
+
+type elfSection struct {
+	nameOff uint32
+	name    string
+	typ     uint32
+	flags   uint64
+	addr    uint64
+	off     uint64
+	size    uint64
+	link    uint32
+	info    uint32
+	align   uint64
+	entsize uint64
+}
+
+func (f *elfFile) ehdrSize() int {
+	if f.is64 {
+		return ehdrSize64
+	}
+	return ehdrSize32
+}
+
+func (f *elfFile) shdrSize() int {
+	if f.is64 {
+		return shdrSize64
+	}
+	return shdrSize32
+}
+
+func (f *elfFile) wordSize() uint64 {
+	if f.is64 {
+		return 8
+	}
+	return 4
+}
+
+// readAt reads n bytes at off after checking them against the file size.
+func (f *elfFile) readAt(off, n uint64, what string) ([]byte, error) {
+	if off > uint64(f.size) || n > uint64(f.size)-off {
+		return nil, formatErr(int64(min(off, uint64(f.size))), "%s (offset %#x, size %#x) goes past the end of the file (%#x bytes)", what, off, n, f.size)
+	}
+	b := make([]byte, n)
+	if _, err := f.r.ReadAt(b, int64(off)); err != nil {
+		return nil, fmt.Errorf("objfmt: reading %s at offset %#x: %w", what, off, err)
+	}
+	return b, nil
+}
+
+// elfHeaderOK reports whether the first bytes look like an ELF header with a
+// valid class and byte order, and returns the header size and byte order.
+func elfIdent(b []byte) (is64 bool, bo binary.ByteOrder, ok bool) {
+	if len(b) < 16 || string(b[:4]) != "\x7fELF" {
+		return false, nil, false
+	}
+	switch b[4] {
+	case elfClass32:
+	case elfClass64:
+		is64 = true
+	default:
+		return false, nil, false
+	}
+	switch b[5] {
+	case elfData2LSB:
+		bo = binary.LittleEndian
+	case elfData2MSB:
+		bo = binary.BigEndian
+	default:
+		return false, nil, false
+	}
+	return is64, bo, true
+}
+
+// parseELF reads the ELF header, the section header table and the section
+// names. Everything read is checked against the file size first.
+func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
+	var id [16]byte
+	if size < 16 {
+		return nil, formatErr(0, "file too small for an ELF header (%d bytes)", size)
+	}
+	if _, err := r.ReadAt(id[:], 0); err != nil {
+		return nil, fmt.Errorf("objfmt: reading ELF header: %w", err)
+	}
+	if string(id[:4]) != "\x7fELF" {
+		return nil, formatErr(0, "bad magic number %q", id[:4])
+	}
+	is64, bo, ok := elfIdent(id[:])
+	if !ok {
+		return nil, formatErr(4, "invalid ELF class %d or data encoding %d", id[4], id[5])
+	}
+	f := &elfFile{r: r, size: size, is64: is64, bo: bo, ident: id}
+	eh, err := f.readAt(0, uint64(f.ehdrSize()), "ELF header")
+	if err != nil {
+		return nil, err
+	}
+	f.typ = bo.Uint16(eh[16:])
+	f.machine = bo.Uint16(eh[18:])
+	var shentsize, shnum int
+	if is64 {
+		f.entry = bo.Uint64(eh[24:])
+		f.phoff = bo.Uint64(eh[32:])
+		f.shoff = bo.Uint64(eh[40:])
+		f.flags = bo.Uint32(eh[48:])
+		f.phentsize = int(bo.Uint16(eh[54:]))
+		f.phnum = int(bo.Uint16(eh[56:]))
+		shentsize = int(bo.Uint16(eh[58:]))
+		shnum = int(bo.Uint16(eh[60:]))
+		f.shstrndx = int(bo.Uint16(eh[62:]))
+	} else {
+		f.entry = uint64(bo.Uint32(eh[24:]))
+		f.phoff = uint64(bo.Uint32(eh[28:]))
+		f.shoff = uint64(bo.Uint32(eh[32:]))
+		f.flags = bo.Uint32(eh[36:])
+		f.phentsize = int(bo.Uint16(eh[42:]))
+		f.phnum = int(bo.Uint16(eh[44:]))
+		shentsize = int(bo.Uint16(eh[46:]))
+		shnum = int(bo.Uint16(eh[48:]))
+		f.shstrndx = int(bo.Uint16(eh[50:]))
+	}
+	if f.shoff == 0 {
+		return f, nil
+	}
+	shsz := f.shdrSize()
+	if shentsize != shsz {
+		return nil, formatErr(0, "invalid e_shentsize %d (want %d)", shentsize, shsz)
+	}
+	first, err := f.readAt(f.shoff, uint64(shsz), "section header table")
+	if err != nil {
+		return nil, err
+	}
+	null := f.decodeShdr(first)
+	n := uint64(shnum)
+	if shnum == 0 {
+		n = null.size // extended numbering: the count is in section 0
+	}
+	if n > maxSections || n*uint64(shsz) > uint64(size)-f.shoff {
+		return nil, formatErr(int64(f.shoff), "section header table of %d entries at %#x goes past the end of the file (%#x bytes)", n, f.shoff, size)
+	}
+	tab, err := f.readAt(f.shoff, n*uint64(shsz), "section header table")
+	if err != nil {
+		return nil, err
+	}
+	f.secs = make([]elfSection, n)
+	for i := range f.secs {
+		f.secs[i] = f.decodeShdr(tab[i*shsz:])
+	}
+	if f.shstrndx == shnXIndex && n > 0 {
+		f.shstrndx = int(null.link)
+	}
+	if n == 0 {
+		return f, nil
+	}
+	if f.shstrndx == shnUndef || f.shstrndx >= len(f.secs) {
+		return nil, formatErr(int64(f.shoff), "section header string table index %d does not exist (%d sections)", f.shstrndx, n)
+	}
+	if err := f.checkSections(); err != nil {
+		return nil, err
+	}
+	st := &f.secs[f.shstrndx]
+	if st.typ != shtStrtab {
+		return nil, formatErr(f.shdrOff(f.shstrndx), "section header string table (section %d) has type %#x, not SHT_STRTAB", f.shstrndx, st.typ)
+	}
+	f.shstrtab, err = f.readAt(st.off, st.size, "section header string table")
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(f.secs); i++ {
+		s := &f.secs[i]
+		name, err := cstring(f.shstrtab, s.nameOff)
+		if err != nil {
+			return nil, formatErr(f.shdrOff(i), "section %d: name offset %#x is past the end of the section name string table (%#x bytes)", i, s.nameOff, len(f.shstrtab))
+		}
+		s.name = name
+	}
+	return f, nil
+}
+
+func (f *elfFile) shdrOff(i int) int64 { return int64(f.shoff) + int64(i)*int64(f.shdrSize()) }
+
+// checkSections verifies that every section with file contents lies within
+// the file.
+func (f *elfFile) checkSections() error {
+	for i := 1; i < len(f.secs); i++ {
+		s := &f.secs[i]
+		if s.typ == shtNobits || s.typ == shtNull {
+			continue
+		}
+		if s.off > uint64(f.size) || s.size > uint64(f.size)-s.off {
+			return formatErr(f.shdrOff(i), "section %d has sh_offset %#x + sh_size %#x past the end of the file (%#x bytes)", i, s.off, s.size, f.size)
+		}
+	}
+	return nil
+}
+
+func (f *elfFile) decodeShdr(b []byte) elfSection {
+	bo := f.bo
+	if f.is64 {
+		return elfSection{
+			nameOff: bo.Uint32(b[0:]), typ: bo.Uint32(b[4:]), flags: bo.Uint64(b[8:]),
+			addr: bo.Uint64(b[16:]), off: bo.Uint64(b[24:]), size: bo.Uint64(b[32:]),
+			link: bo.Uint32(b[40:]), info: bo.Uint32(b[44:]), align: bo.Uint64(b[48:]), entsize: bo.Uint64(b[56:]),
+		}
+	}
+	return elfSection{
+		nameOff: bo.Uint32(b[0:]), typ: bo.Uint32(b[4:]), flags: uint64(bo.Uint32(b[8:])),
+		addr: uint64(bo.Uint32(b[12:])), off: uint64(bo.Uint32(b[16:])), size: uint64(bo.Uint32(b[20:])),
+		link: bo.Uint32(b[24:]), info: bo.Uint32(b[28:]), align: uint64(bo.Uint32(b[32:])), entsize: uint64(bo.Uint32(b[36:])),
+	}
+}
+
+var errNoNUL = errors.New("string not terminated")
+
+// cstring returns the NUL-terminated string at off in tab.
+func cstring(tab []byte, off uint32) (string, error) {
+	if uint64(off) >= uint64(len(tab)) {
+		return "", errNoNUL
+	}
+	b := tab[off:]
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return string(b[:i]), nil
+	}
+	return "", errNoNUL
+}
