@@ -1,0 +1,157 @@
+package ar
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/internal/llvmref"
+)
+
+// file is a member for tests: a name and bytes.
+type file struct {
+	name string
+	data []byte
+}
+
+func newMembers(fs []file) []NewMember {
+	ms := make([]NewMember, len(fs))
+	for i, f := range fs {
+		ms[i] = NewMember{Name: f.name, Data: bytes.NewReader(f.data), Size: int64(len(f.data))}
+	}
+	return ms
+}
+
+// llvmAr writes fs into separate folders (so duplicates are possible) and
+// runs llvm-ar qcsD --format=gnu on them, returning the archive or the
+// error output.
+func llvmAr(t *testing.T, fs []file, env ...string) ([]byte, string) {
+	t.Helper()
+	tool := llvmref.Need(t, "llvm-ar")
+	dir := t.TempDir()
+	args := []string{tool, "qcsD", "--format=gnu", filepath.Join(dir, "out.a")}
+	for i, f := range fs {
+		d := filepath.Join(dir, fmt.Sprint(i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(d, f.name)
+		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, p)
+	}
+	res := llvmref.Run(t, dir, env, nil, args...)
+	if res.Code != 0 {
+		return nil, string(res.Stderr)
+	}
+	out, err := os.ReadFile(filepath.Join(dir, "out.a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, string(res.Stderr)
+}
+
+func writeGNU(t *testing.T, fs []file, opts ...WriteOption) ([]byte, error) {
+	t.Helper()
+	var b bytes.Buffer
+	err := WriteGNU(&b, newMembers(fs), opts...)
+	return b.Bytes(), err
+}
+
+// TestRandomELFSymbolsAgainstLLVM compares the symbol tables of archives of
+// random ELF files (every binding, type, visibility, special section index,
+// mapping-symbol name, several machines, ELF32/64, LE/BE) with llvm-ar's.
+func TestRandomELFSymbolsAgainstLLVM(t *testing.T) {
+	llvmref.Need(t, "llvm-ar")
+	rng := rand.New(rand.NewSource(1))
+	for batch := 0; batch < 6; batch++ {
+		var fs []file
+		for i := 0; i < 40; i++ {
+			fs = append(fs, file{fmt.Sprintf("m%d.o", i), randomELF(rng).bytes()})
+		}
+		want, stderr := llvmAr(t, fs)
+		got, err := writeGNU(t, fs)
+		if want == nil {
+			// Find the member llvm-ar refused and check that we refuse it too.
+			for _, f := range fs {
+				w, se := llvmAr(t, []file{f})
+				g, err := writeGNU(t, []file{f})
+				if (w == nil) != (err != nil) {
+					t.Errorf("member %s: llvm-ar: %q; WriteGNU: %v", f.name, se, err)
+				} else if w != nil && !bytes.Equal(w, g) {
+					t.Errorf("member %s: archives differ\nllvm-ar:  %q\nWriteGNU: %q", f.name, w, g)
+				}
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("batch %d: WriteGNU: %v (llvm-ar succeeded, stderr %q)", batch, err, stderr)
+		}
+		if !bytes.Equal(want, got) {
+			t.Errorf("batch %d: archives differ", batch)
+			for _, f := range fs {
+				w, _ := llvmAr(t, []file{f})
+				g, _ := writeGNU(t, []file{f})
+				if !bytes.Equal(w, g) {
+					e, _ := newELF(bytes.NewReader(f.data), int64(len(f.data)))
+					e.header()
+					t.Errorf("member %s (machine %d, 64-bit %v): \nllvm-ar:  %q\nWriteGNU: %q", f.name, e.machine, e.is64, symNames(t, w), symNames(t, g))
+				}
+			}
+		}
+	}
+}
+
+func symNames(t *testing.T, a []byte) string {
+	r, err := NewReader(bytes.NewReader(a), int64(len(a)), "x.a")
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	syms, err := r.Symbols()
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var s []string
+	for _, y := range syms {
+		s = append(s, fmt.Sprintf("%s@%d", y.Name, y.MemberOffset))
+	}
+	return strings.Join(s, " ")
+}
+
+// TestCorruptELFAgainstLLVM flips bytes of random ELF files and checks that
+// WriteGNU fails exactly when llvm-ar does, and otherwise writes the same
+// archive.
+func TestCorruptELFAgainstLLVM(t *testing.T) {
+	llvmref.Need(t, "llvm-ar")
+	rng := rand.New(rand.NewSource(2))
+	n := 150
+	if testing.Short() {
+		n = 20
+	}
+	for i := 0; i < n; i++ {
+		b := randomELF(rng).bytes()
+		switch rng.Intn(4) {
+		case 0: // truncate
+			b = b[:rng.Intn(len(b))]
+		default:
+			for k := rng.Intn(3) + 1; k > 0; k-- {
+				b[4+rng.Intn(len(b)-4)] = byte(rng.Intn(256))
+			}
+		}
+		f := file{"c.o", b}
+		w, se := llvmAr(t, []file{f})
+		g, err := writeGNU(t, []file{f})
+		if (w == nil) != (err != nil) {
+			t.Errorf("case %d: llvm-ar: %q; WriteGNU: %v\n%x", i, se, err, b)
+		} else if w != nil && !bytes.Equal(w, g) {
+			t.Errorf("case %d: archives differ\nllvm-ar:  %q\nWriteGNU: %q", i, symNames(t, w), symNames(t, g))
+		} else if w == nil {
+			t.Logf("both fail: llvm-ar: %s   WriteGNU: %v", strings.SplitN(strings.TrimSpace(se), "\n", 2)[0], err)
+		}
+	}
+}

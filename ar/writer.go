@@ -1,0 +1,229 @@
+package ar
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// NewMember is one member to write: its name (stored verbatim; it may
+// contain '/') and its data.
+type NewMember struct {
+	Name string
+	Data io.ReaderAt
+	Size int64
+}
+
+// WriteOption configures WriteGNU.
+type WriteOption func(*writeConfig)
+
+type writeConfig struct {
+	sym64Threshold uint64
+	warn           func(error)
+}
+
+// WithSym64Threshold sets the member-header offset from which the symbol
+// table switches to "/SYM64/" (64-bit offsets). The default is 1<<32;
+// llvm-ar takes it from the SYM64_THRESHOLD environment variable.
+func WithSym64Threshold(n uint64) WriteOption {
+	return func(c *writeConfig) { c.sym64Threshold = n }
+}
+
+// WithWarnings sets a function that receives LLVM's warnings, such as a
+// bitcode member that cannot be read ("'<name>': <reason>"). Without it
+// warnings are dropped.
+func WithWarnings(f func(error)) WriteOption {
+	return func(c *writeConfig) { c.warn = f }
+}
+
+// WriteGNU writes members as a GNU archive, byte for byte as LLVM 22's
+//
+//	llvm-ar qcsD --format=gnu OUT m1 m2 ...
+//
+// (with member names given verbatim rather than as basenames). It first
+// reads what it needs of each member to build the symbol table, then streams
+// the data with io.Copy. No members gives the 8-byte "!<arch>\n".
+func WriteGNU(w io.Writer, members []NewMember, opts ...WriteOption) error {
+	cfg := writeConfig{sym64Threshold: sym64Threshold}
+	for _, o := range opts {
+		o(&cfg)
+	}
+
+	// Symbols, per member.
+	var (
+		hasObject bool
+		numSyms   int
+		symNames  bytes.Buffer
+		memSyms   = make([]int, len(members)) // symbol count per member
+	)
+	for i, m := range members {
+		if m.Size < 0 || m.Size > maxMemberSize {
+			return fmt.Errorf("ar: member %q: size %d does not fit the 10-digit size field", m.Name, m.Size)
+		}
+		syms, obj, err := MemberSymbols(m.Name, m.Data, m.Size, cfg.warn)
+		if err != nil {
+			return err
+		}
+		hasObject = hasObject || obj
+		for _, s := range syms {
+			symNames.WriteString(s)
+			symNames.WriteByte(0)
+		}
+		memSyms[i] = len(syms)
+		numSyms += len(syms)
+	}
+	// An object without symbols still gets an (empty) table: LLVM then
+	// writes three NULs as the string table.
+	if hasObject && symNames.Len() == 0 {
+		symNames.WriteString("\x00\x00\x00")
+	}
+
+	// Long names: first use order, identical names share an entry.
+	var strtab bytes.Buffer
+	longOff := map[string]int{}
+	for _, m := range members {
+		if !needsLongName(m.Name) {
+			continue
+		}
+		if _, ok := longOff[m.Name]; !ok {
+			longOff[m.Name] = strtab.Len()
+			strtab.WriteString(m.Name)
+			strtab.WriteString("/\n")
+		}
+	}
+	if strtab.Len()%2 != 0 {
+		strtab.WriteByte('\n')
+	}
+
+	// Layout: member header offsets, assuming a 32-bit symbol table.
+	writeSymtab := hasObject
+	symtabSize := func(width int) int64 {
+		s := int64(width) + int64(numSyms)*int64(width) + int64(symNames.Len())
+		return s + s&1
+	}
+	layout := func(width int) []int64 {
+		pos := int64(magicLen)
+		if writeSymtab {
+			pos += headerSize + symtabSize(width)
+		}
+		if strtab.Len() > 0 {
+			pos += headerSize + int64(strtab.Len())
+		}
+		offs := make([]int64, len(members))
+		for i, m := range members {
+			offs[i] = pos
+			pos += headerSize + m.Size + m.Size&1
+		}
+		return offs
+	}
+	width := 4
+	offs := layout(width)
+	if writeSymtab && len(offs) > 0 && uint64(offs[len(offs)-1]) >= cfg.sym64Threshold {
+		width = 8
+		offs = layout(width)
+	}
+
+	bw := &errWriter{w: w}
+	bw.writeString(magicGNU)
+	if writeSymtab {
+		name := nameSymtab
+		if width == 8 {
+			name = nameSymtab64
+		}
+		size := symtabSize(width)
+		bw.writeString(memberHeader(name, "0", "0", "0", "0", size))
+		var num [8]byte
+		put := func(v uint64) {
+			if width == 8 {
+				binary.BigEndian.PutUint64(num[:], v)
+			} else {
+				binary.BigEndian.PutUint32(num[:], uint32(v))
+			}
+			bw.write(num[:width])
+		}
+		put(uint64(numSyms))
+		for i, n := range memSyms {
+			for j := 0; j < n; j++ {
+				put(uint64(offs[i]))
+			}
+		}
+		bw.write(symNames.Bytes())
+		if (int64(width)+int64(numSyms)*int64(width)+int64(symNames.Len()))&1 != 0 {
+			bw.writeString("\x00")
+		}
+	}
+	if strtab.Len() > 0 {
+		bw.writeString(memberHeader(nameStrtab, "", "", "", "", int64(strtab.Len())))
+		bw.write(strtab.Bytes())
+	}
+	if bw.err != nil {
+		return bw.err
+	}
+	for _, m := range members {
+		name := m.Name + "/"
+		if needsLongName(m.Name) {
+			name = "/" + strconv.Itoa(longOff[m.Name])
+		}
+		bw.writeString(memberHeader(name, "0", "0", "0", "644", m.Size))
+		if bw.err != nil {
+			return bw.err
+		}
+		n, err := io.Copy(w, io.NewSectionReader(m.Data, 0, m.Size))
+		if err != nil {
+			return fmt.Errorf("ar: member %q: %w", m.Name, err)
+		}
+		if n != m.Size {
+			return fmt.Errorf("ar: member %q: read %d bytes, want %d: %w", m.Name, n, m.Size, io.ErrUnexpectedEOF)
+		}
+		if m.Size&1 != 0 {
+			bw.writeString("\n")
+		}
+	}
+	return bw.err
+}
+
+// maxMemberSize is the largest size the 10-digit decimal size field holds.
+const maxMemberSize = 9999999999
+
+// needsLongName is LLVM's rule for GNU archives: names of 16 bytes or more,
+// or containing '/', go to the "//" table.
+func needsLongName(name string) bool {
+	return len(name) >= 16 || strings.Contains(name, "/")
+}
+
+// memberHeader formats a 60-byte header; fields are left-aligned and
+// space-padded.
+func memberHeader(name, date, uid, gid, mode string, size int64) string {
+	var b strings.Builder
+	b.Grow(headerSize)
+	pad := func(s string, n int) {
+		b.WriteString(s)
+		for i := len(s); i < n; i++ {
+			b.WriteByte(' ')
+		}
+	}
+	pad(name, nameLen)
+	pad(date, dateLen)
+	pad(uid, uidLen)
+	pad(gid, gidLen)
+	pad(mode, modeLen)
+	pad(strconv.FormatInt(size, 10), sizeLen)
+	b.WriteString(terminator)
+	return b.String()
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) write(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+
+func (e *errWriter) writeString(s string) { e.write([]byte(s)) }
