@@ -10,7 +10,7 @@ import (
 )
 
 // rebuildNeeded lists testdata files without a usable irsymtab.
-var rebuildNeeded = map[string]bool{"notarget.bc": true, "multi.bc": true}
+var rebuildNeeded = map[string]bool{}
 
 func readSyms(t *testing.T, path string) []string {
 	t.Helper()
@@ -51,6 +51,39 @@ func TestSymbolsGolden(t *testing.T) {
 			want := readSyms(t, strings.TrimSuffix(f, ".bc")+".syms")
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("Symbols:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// TestIRSymbolsGolden checks the IR-record fallback against the same golden
+// files, for inputs it supports.
+func TestIRSymbolsGolden(t *testing.T) {
+	unsupported := map[string]bool{"syms.bc": true /* module asm */}
+	files, _ := filepath.Glob("testdata/*.bc")
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bf, err := openFile(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := bf.irSymbols()
+			if unsupported[filepath.Base(f)] {
+				if !errors.Is(err, ErrSymtabRebuild) {
+					t.Fatalf("got %q, %v; want ErrSymtabRebuild", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := readSyms(t, strings.TrimSuffix(f, ".bc")+".syms")
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("irSymbols:\n got %q\nwant %q", got, want)
 			}
 		})
 	}
