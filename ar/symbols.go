@@ -4,16 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/goffload/goffload/bitcode"
 )
 
-// BitcodeSymbols, when set, returns the archive-visible symbol names of an
-// LLVM bitcode file in LLVM's order. The bitcode package's users set it
-// (ar cannot import bitcode without risking a cycle). While it is nil,
-// writing an archive with a bitcode member fails with ErrNoBitcodeReader.
+// BitcodeSymbols returns the archive-visible symbol names of an LLVM bitcode
+// file in LLVM's order; it is bitcode.Symbols unless replaced (tests may
+// swap it). When it is nil, writing an archive with a bitcode member fails
+// with ErrNoBitcodeReader.
 //
 // An error from it is treated as LLVM treats a bitcode file it cannot read:
 // a warning ("'<member>': <error>") and no symbols from that member.
-var BitcodeSymbols func(r io.ReaderAt, size int64) ([]string, error)
+var BitcodeSymbols func(r io.ReaderAt, size int64) ([]string, error) = bitcode.Symbols
 
 // ErrNoBitcodeReader is returned (wrapped) when a bitcode member needs its
 // symbols and BitcodeSymbols is nil.
