@@ -22,8 +22,11 @@
 // by their reversed bytes, descending, and suffixes merged into the string
 // before them). Symbols defined in removed sections are dropped, relocation
 // sections of removed sections are removed, and every section and symbol
-// index is renumbered in headers, symbols, relocations, SHT_GROUP and
-// SHT_LLVM_ADDRSIG contents.
+// index is renumbered in headers, symbols, relocations and SHT_GROUP
+// contents. When symbols move (non-local symbols before local ones) or are
+// dropped, .llvm_addrsig keeps its contents and gets sh_link 0, as
+// llvm-objcopy leaves it. A non-allocated SHT_STRTAB section that is neither
+// the section-name nor the symbol-name table is emptied to one NUL byte.
 //
 // Other object formats (COFF, Mach-O, Wasm, XCOFF, GOFF) are recognised by
 // IsObject; for them the caller runs the real llvm-objcopy through Objcopy,

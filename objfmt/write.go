@@ -1,6 +1,7 @@
 package objfmt
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -17,7 +18,10 @@ type piece struct {
 
 // write emits the file: header, segment contents, the sections laid out by
 // layout and the section header table, with zeros in between.
-func (f *elfFile) write(w io.Writer, out []*outSection, segs []segment, shoff uint64, shstrndx uint32) error {
+func (f *elfFile) write(dst io.Writer, out []*outSection, segs []segment, shoff uint64, shstrndx uint32) error {
+	// Buffered for the many small pieces; large copies go past the buffer
+	// (bufio.Writer.ReadFrom hands them to dst when the buffer is empty).
+	w := bufio.NewWriterSize(dst, 64<<10)
 	var ps []piece
 	ps = append(ps, piece{off: 0, data: f.ehdr(len(out), shoff, shstrndx)})
 	for _, g := range segs {
@@ -69,7 +73,7 @@ func (f *elfFile) write(w io.Writer, out []*outSection, segs []segment, shoff ui
 			}
 		} else {
 			r := io.NewSectionReader(p.src, p.at+int64(skip), int64(p.size-skip))
-			n, err := io.CopyBuffer(w, struct{ io.Reader }{r}, buf)
+			n, err := io.Copy(w, r)
 			if err != nil {
 				return err
 			}
@@ -79,7 +83,7 @@ func (f *elfFile) write(w io.Writer, out []*outSection, segs []segment, shoff ui
 		}
 		cur = end
 	}
-	return nil
+	return w.Flush()
 }
 
 func writeZeros(w io.Writer, buf []byte, n uint64) error {

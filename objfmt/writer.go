@@ -120,6 +120,12 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 	if err != nil {
 		return err
 	}
+	// Other non-allocated string tables are rebuilt too, empty.
+	for _, s := range out[1:] {
+		if s.old >= 0 && s.typ == shtStrtab && s.flags&shfAlloc == 0 && strtabs[s.old] == nil {
+			strtabs[s.old] = newStrtab()
+		}
+	}
 	for _, b := range strtabs {
 		b.finalize()
 	}
@@ -168,9 +174,9 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 				return err
 			}
 		case s.typ == shtLLVMAddrsig && int(f.secs[s.old].link) == sym.index:
-			if err := f.rewriteAddrsig(s, sym); err != nil {
-				return err
-			}
+			// llvm-objcopy keeps the old symbol indices and unlinks the
+			// table, which tells linkers to ignore it.
+			s.link = 0
 		}
 	}
 	for _, s := range out[1:] {
@@ -428,53 +434,6 @@ func (f *elfFile) rewriteRelocs(s *outSection, sym *symbols) error {
 		}
 	}
 	s.data = data
-	return nil
-}
-
-// rewriteAddrsig renumbers the ULEB128 symbol indices of .llvm_addrsig,
-// dropping removed symbols.
-func (f *elfFile) rewriteAddrsig(s *outSection, sym *symbols) error {
-	raw, err := f.readAt(s.off, s.size, "address-significance table")
-	if err != nil {
-		return err
-	}
-	var data []byte
-	for i := 0; i < len(raw); {
-		var v uint64
-		var shift uint
-		for {
-			if i >= len(raw) || shift > 63 {
-				return formatErr(int64(s.off)+int64(i), "malformed ULEB128 in %s", s.name)
-			}
-			c := raw[i]
-			i++
-			v |= uint64(c&0x7f) << shift
-			shift += 7
-			if c&0x80 == 0 {
-				break
-			}
-		}
-		if v >= uint64(len(sym.newSym)) {
-			return formatErr(int64(s.off), "%s refers to symbol %d, past the end of the symbol table", s.name, v)
-		}
-		if sym.newSym[v] < 0 {
-			continue
-		}
-		for v = uint64(sym.newSym[v]); ; {
-			c := byte(v & 0x7f)
-			v >>= 7
-			if v != 0 {
-				data = append(data, c|0x80)
-				continue
-			}
-			data = append(data, c)
-			break
-		}
-	}
-	if data == nil {
-		data = []byte{}
-	}
-	s.data, s.size = data, uint64(len(data))
 	return nil
 }
 
