@@ -1,0 +1,101 @@
+package compress
+
+import (
+	"errors"
+	"fmt"
+)
+
+// LLVM 22's messages.
+const (
+	msgHeaderTooSmall = "Compressed bundle header size too small"
+	msgUnknownMethod  = "Unknown compressing method"
+	msgDecompress     = "Could not decompress embedded file contents: "
+	msgV2Uncompressed = "Uncompressed size exceeds version 2 limit"
+	msgV2Total        = "Total file size exceeds version 2 limit"
+)
+
+// Sentinel errors, reachable with errors.Is from every *Error.
+var (
+	// ErrNotCompressed: the input does not start with a CCOB header.
+	ErrNotCompressed = errors.New("not a compressed bundle")
+	// ErrHeaderTooSmall: unknown version, or fewer bytes than the header.
+	ErrHeaderTooSmall = errors.New(msgHeaderTooSmall)
+	// ErrUnknownMethod: a method code other than 0 (zlib) or 1 (zstd).
+	ErrUnknownMethod = errors.New(msgUnknownMethod)
+	// ErrCorrupt: the payload does not decompress.
+	ErrCorrupt = errors.New("corrupt compressed payload")
+	// ErrSize: a size field is inconsistent with the data or the file.
+	ErrSize = errors.New("inconsistent CCOB size")
+	// ErrTrailingData: bytes after a CCOB that are neither zero padding nor
+	// another CCOB.
+	ErrTrailingData = errors.New("unexpected data after compressed bundle")
+	// ErrLimit: the input is too large for the requested format version.
+	ErrLimit = errors.New("size exceeds format limit")
+)
+
+// An Error describes a malformed CCOB: where (Offset of the CCOB in the
+// input, the Field), what (Detail), and the text LLVM 22 prints for the
+// same failure (LLVM; empty where LLVM accepts the input or has no message).
+// Err is one of the sentinel errors above.
+type Error struct {
+	Offset int64
+	Field  string
+	Detail string
+	LLVM   string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("compressed bundle at offset %d: %s: %s", e.Offset, e.Field, e.Detail)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// LLVMMessage returns the text LLVM 22 prints for err (the part after
+// "Failed to decompress input: "), or err.Error() when err did not come
+// from this package or LLVM has no equivalent.
+func LLVMMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.LLVM != "" {
+		return e.LLVM
+	}
+	return err.Error()
+}
+
+// A HashMismatchError reports that the decompressed data does not match the
+// truncated MD5 stored in the header. LLVM 22 does not treat this as an
+// error (it only says "Hashes match: No" in verbose mode), so the drop-in
+// tools ignore it; the library reports it.
+type HashMismatchError struct {
+	Offset   int64  // of the CCOB in the input
+	Stored   uint64 // Header.HashValue()
+	Computed uint64 // the same view of MD5[0:8] of the data read
+}
+
+func (e *HashMismatchError) Error() string {
+	return fmt.Sprintf("compressed bundle at offset %d: hash mismatch: stored %s, data has %s", e.Offset, FormatHash(e.Stored), FormatHash(e.Computed))
+}
+
+// zstd error names as libzstd's ZSTD_getErrorName returns them.
+const (
+	zstdSrcSizeWrong    = "Src size is incorrect"
+	zstdDstTooSmall     = "Destination buffer is too small"
+	zstdPrefixUnknown   = "Unknown frame descriptor"
+	zstdCorruption      = "Data corruption detected"
+	zstdChecksumWrong   = "Restored data doesn't match checksum"
+	zstdFrameParamUnsup = "Unsupported frame parameter"
+	zstdWindowTooLarge  = "Frame requires too much memory for decoding"
+	zstdDictionaryWrong = "Dictionary mismatch"
+)
+
+// zlib error names as LLVM prints them.
+const (
+	zlibDataError = "zlib error: Z_DATA_ERROR"
+	zlibBufError  = "zlib error: Z_BUF_ERROR"
+)
+
+// payloadError builds the error for a payload that does not decode: code is
+// the libzstd or zlib name LLVM would print, detail says what we found.
+func payloadError(off int64, code, detail string) *Error {
+	return &Error{Offset: off, Field: "payload", Detail: detail, LLVM: msgDecompress + code, Err: ErrCorrupt}
+}

@@ -1,0 +1,327 @@
+package compress
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+)
+
+// DecompressLLVM decompresses blob exactly as LLVM 22's bundler does: the
+// whole blob is one CCOB, the payload is every byte after the header (the
+// total-size field is ignored), the output may be shorter than the header's
+// uncompressed size but not longer, and the hash is not checked. Errors are
+// *Error values whose LLVM field is LLVM's message (see LLVMMessage).
+//
+// Unlike LLVM, it never allocates the header's uncompressed size up front:
+// the buffer grows with the data, so a lying header costs nothing.
+func DecompressLLVM(blob []byte) ([]byte, Header, error) {
+	h, err := ParseHeader(blob)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	r := bytes.NewReader(blob)
+	base := int64(h.Len())
+	n := int64(len(blob)) - base
+	src := payloadSource(r, base, n, 0, h, true)
+	var buf bytes.Buffer
+	buf.Grow(int(min(h.UncompressedSize, ratioBound(h.Method, n), 1<<28)))
+	if _, err := buf.ReadFrom(src); err != nil {
+		return nil, h, err
+	}
+	return buf.Bytes(), h, nil
+}
+
+// payloadSource returns a reader of the decompressed payload at r[base:
+// base+n]. With llvm set, zstd follows ZSTD_decompress (every byte must be
+// part of a frame) and zlib ignores bytes after the stream.
+func payloadSource(r io.ReaderAt, base, n, member int64, h Header, all bool) io.Reader {
+	if h.Method == Zlib {
+		return newZlibReader(r, base, n, member, h.UncompressedSize)
+	}
+	return newZstdReader(r, base, member, scanZstd(io.NewSectionReader(r, base, n), n, all), h.UncompressedSize)
+}
+
+// ratioBound is the most data n payload bytes can decompress to.
+func ratioBound(m Method, n int64) uint64 {
+	if m == Zlib {
+		return uint64(n)*maxZlibRatio + ratioSlack
+	}
+	return uint64(n)*maxZstdRatio + ratioSlack
+}
+
+// A Member is one CCOB found by a Reader.
+type Member struct {
+	Header
+	Offset        int64 // of the CCOB in the input
+	PayloadOffset int64
+	// PayloadSize is the compressed size. For a v1 zlib member, whose end
+	// is found by decoding, it is -1 until the member has been read to EOF.
+	PayloadSize int64
+}
+
+// End is the offset just past the member (valid once PayloadSize is).
+func (m *Member) End() int64 { return m.PayloadOffset + m.PayloadSize }
+
+// A Reader reads a sequence of CCOBs, as found in real fat binaries: members
+// back to back, possibly separated by zero padding (sections are aligned to
+// 4 KiB). v2 and v3 members end where their total-size field says; a v1
+// member's payload is one zstd frame (after any skippable frames) or one
+// zlib stream, and ends where that frame or stream ends. Members are never
+// found by searching for "CCOB", which can occur inside compressed data.
+//
+// Each member's data is streamed through Read, checked against the header's
+// uncompressed size and hash at the end: a size mismatch is an *Error, a
+// hash mismatch a *HashMismatchError returned instead of io.EOF (the data
+// read is complete; callers that follow LLVM can treat it as io.EOF).
+//
+// The Reader is stricter than LLVM 22 about a single CCOB (total size must
+// be right, the data must be exactly as long as the header says); see
+// Decompress for LLVM's semantics with the Reader's extensions.
+type Reader struct {
+	r    io.ReaderAt
+	size int64
+	next int64 // where to look for the next member; -1 when unknown yet
+	cur  *memberReader
+	err  error
+}
+
+type memberReader struct {
+	m    *Member
+	src  io.Reader
+	zl   *zlibReader // for v1 zlib, to learn the end
+	md5  hash.Hash
+	n    uint64
+	done bool
+	err  error
+}
+
+// NewReader returns a Reader of the CCOBs in r[0:size].
+func NewReader(r io.ReaderAt, size int64) *Reader {
+	return &Reader{r: r, size: size}
+}
+
+// Next advances to the next member, skipping the rest of the current one
+// and any zero padding. It returns io.EOF when only zero bytes (or nothing)
+// remain. Errors are sticky.
+func (r *Reader) Next() (*Member, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.cur != nil {
+		if r.cur.m.PayloadSize < 0 {
+			if _, err := io.Copy(io.Discard, r); err != nil && !isHashMismatch(err) {
+				r.err = err
+				return nil, err
+			}
+		}
+		r.next = r.cur.m.End()
+		r.cur = nil
+	}
+	off, err := r.skipZeros(r.next)
+	if err != nil {
+		r.err = err
+		return nil, err
+	}
+	m, err := r.member(off)
+	if err != nil {
+		r.err = err
+		return nil, err
+	}
+	return m, nil
+}
+
+func isHashMismatch(err error) bool {
+	var h *HashMismatchError
+	return errors.As(err, &h)
+}
+
+// skipZeros returns the offset of the first non-zero byte at or after off.
+func (r *Reader) skipZeros(off int64) (int64, error) {
+	var buf [4096]byte
+	for off < r.size {
+		n := int(min(int64(len(buf)), r.size-off))
+		if _, err := r.r.ReadAt(buf[:n], off); err != nil {
+			return 0, fmt.Errorf("reading at offset %d: %w", off, err)
+		}
+		for i, b := range buf[:n] {
+			if b != 0 {
+				return off + int64(i), nil
+			}
+		}
+		off += int64(n)
+	}
+	return 0, io.EOF
+}
+
+func (r *Reader) member(off int64) (*Member, error) {
+	var buf [headerLenV3]byte
+	n := int(min(int64(len(buf)), r.size-off))
+	if _, err := r.r.ReadAt(buf[:n], off); err != nil {
+		return nil, fmt.Errorf("reading at offset %d: %w", off, err)
+	}
+	h, err := ParseHeader(buf[:n])
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			e.Offset = off
+			if errors.Is(err, ErrNotCompressed) {
+				e.Field, e.Err, e.LLVM = "data", ErrTrailingData, ""
+				e.Detail = fmt.Sprintf("non-zero bytes %x are neither padding nor a CCOB", buf[:min(n, 8)])
+			}
+		}
+		return nil, err
+	}
+	m := &Member{Header: h, Offset: off, PayloadOffset: off + int64(h.Len()), PayloadSize: -1}
+	bad := func(field, format string, args ...any) (*Member, error) {
+		return nil, &Error{Offset: off, Field: field, Detail: fmt.Sprintf(format, args...), Err: ErrSize}
+	}
+	avail := r.size - m.PayloadOffset
+	if h.Version >= 2 {
+		if h.TotalSize < uint64(h.Len()) {
+			return bad("total size", "%d is smaller than the %d-byte header", h.TotalSize, h.Len())
+		}
+		if h.TotalSize-uint64(h.Len()) > uint64(avail) {
+			return bad("total size", "%d runs past the end of the input (%d bytes from the member's start)", h.TotalSize, r.size-off)
+		}
+		avail = int64(h.TotalSize) - int64(h.Len())
+	}
+	if h.UncompressedSize > MaxUncompressedSize {
+		return bad("uncompressed size", "%d exceeds the limit of %d", h.UncompressedSize, uint64(MaxUncompressedSize))
+	}
+	if b := ratioBound(h.Method, avail); h.UncompressedSize > b {
+		return bad("uncompressed size", "%d cannot come from %d compressed bytes (at most %d)", h.UncompressedSize, avail, b)
+	}
+	mr := &memberReader{m: m, md5: md5.New()}
+	switch {
+	case h.Method == Zlib:
+		mr.zl = newZlibReader(r.r, m.PayloadOffset, avail, off, h.UncompressedSize)
+		mr.src = mr.zl
+		if h.Version >= 2 {
+			m.PayloadSize = avail
+		}
+	case h.Version >= 2:
+		m.PayloadSize = avail
+		mr.src = newZstdReader(r.r, m.PayloadOffset, off, scanZstd(io.NewSectionReader(r.r, m.PayloadOffset, avail), avail, true), h.UncompressedSize)
+	default:
+		s := scanZstd(io.NewSectionReader(r.r, m.PayloadOffset, avail), avail, false)
+		if s.err != nil {
+			e := s.err
+			return nil, payloadError(off, e.code, "v1 member: "+e.detail)
+		}
+		m.PayloadSize = s.end
+		mr.src = newZstdReader(r.r, m.PayloadOffset, off, s, h.UncompressedSize)
+	}
+	r.cur = mr
+	return m, nil
+}
+
+// Read reads the current member's decompressed data.
+func (r *Reader) Read(p []byte) (int, error) {
+	if r.cur == nil {
+		if r.err != nil {
+			return 0, r.err
+		}
+		return 0, io.EOF
+	}
+	return r.cur.read(p)
+}
+
+func (mr *memberReader) read(p []byte) (int, error) {
+	if mr.err != nil {
+		return 0, mr.err
+	}
+	n, err := mr.src.Read(p)
+	mr.md5.Write(p[:n])
+	mr.n += uint64(n)
+	if err == io.EOF {
+		err = mr.finish()
+	}
+	if err != nil {
+		mr.err = err
+	}
+	return n, err
+}
+
+func (mr *memberReader) finish() error {
+	m := mr.m
+	if mr.zl != nil {
+		used := mr.zl.consumed()
+		if m.Version < 2 {
+			m.PayloadSize = used
+		} else if used != m.PayloadSize {
+			return &Error{Offset: m.Offset, Field: "payload", Detail: fmt.Sprintf("zlib stream ends after %d of the member's %d payload bytes", used, m.PayloadSize), Err: ErrTrailingData}
+		}
+	}
+	if mr.n != m.UncompressedSize {
+		return &Error{Offset: m.Offset, Field: "uncompressed size", Detail: fmt.Sprintf("data is %d bytes, header says %d", mr.n, m.UncompressedSize), Err: ErrSize}
+	}
+	var sum [md5.Size]byte
+	computed := binary.LittleEndian.Uint64(mr.md5.Sum(sum[:0]))
+	if computed != m.HashValue() {
+		return &HashMismatchError{Offset: m.Offset, Stored: m.HashValue(), Computed: computed}
+	}
+	return io.EOF
+}
+
+// A Result is one decompressed member returned by Decompress.
+type Result struct {
+	Member
+	Data []byte
+	// Computed is the HashValue view of MD5[0:8] of Data; it differs from
+	// Header.HashValue() when the stored hash is wrong, which LLVM ignores.
+	Computed uint64
+}
+
+// Decompress is the decompression step of the drop-in tools. When LLVM 22
+// reads blob (one CCOB, payload to the end), it returns LLVM's result as
+// a single Result. Otherwise it reads blob as a sequence of CCOBs with
+// padding (see Reader), which LLVM 22 rejects; a wrong hash is not an
+// error there either. If both fail, the error is LLVM's (an *Error whose
+// LLVM field holds LLVM's text).
+func Decompress(blob []byte) ([]Result, error) {
+	out, h, err := DecompressLLVM(blob)
+	if err == nil {
+		m := Member{Header: h, PayloadOffset: int64(h.Len()), PayloadSize: int64(len(blob) - h.Len())}
+		return []Result{{Member: m, Data: out, Computed: HashOf(out)}}, nil
+	}
+	if errors.Is(err, ErrNotCompressed) || errors.Is(err, ErrHeaderTooSmall) || errors.Is(err, ErrUnknownMethod) {
+		return nil, err
+	}
+	res, serr := decompressAll(blob)
+	if serr != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func decompressAll(blob []byte) ([]Result, error) {
+	r := NewReader(bytes.NewReader(blob), int64(len(blob)))
+	var res []Result
+	for {
+		m, err := r.Next()
+		if err == io.EOF {
+			return res, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		data := make([]byte, 0, min(m.UncompressedSize, 1<<28))
+		buf := bytes.NewBuffer(data)
+		_, err = buf.ReadFrom(r)
+		var hm *HashMismatchError
+		if err != nil && !errors.As(err, &hm) {
+			return nil, err
+		}
+		res = append(res, Result{Member: *m, Data: buf.Bytes(), Computed: HashOf(buf.Bytes())})
+	}
+}
+
+// HashOf returns the HashValue view of MD5[0:8] of data.
+func HashOf(data []byte) uint64 {
+	sum := md5.Sum(data)
+	return binary.LittleEndian.Uint64(sum[:8])
+}

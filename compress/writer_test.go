@@ -1,0 +1,97 @@
+package compress
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+)
+
+func TestCompressEmptyMatchesLLVM(t *testing.T) {
+	var buf bytes.Buffer
+	h, err := Compress(&buf, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := readTestdata(t, "empty.cbc"); !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("Compress(nothing) = %x, want LLVM's %x", buf.Bytes(), want)
+	}
+	if h.TotalSize != 41 || h.Version != 3 || h.Method != Zstd {
+		t.Errorf("header %+v", h)
+	}
+}
+
+func TestCompressRoundTrip(t *testing.T) {
+	bundle := readTestdata(t, "bundle.bin")
+	golden, _ := ParseHeader(readTestdata(t, "v3-default.cbc"))
+	for _, opt := range []Options{
+		{}, {Version: 2}, {Version: 1}, {Level: 1}, {Level: 19}, {Level: -5}, {Level: 30},
+		{Zlib: true, Level: ZlibDefaultLevel}, {Zlib: true, Level: 9, Version: 2}, {Zlib: true, Level: 0, Version: 1},
+		{FrameStarts: []int64{0, 4096, 20000, 30000}},
+	} {
+		var buf bytes.Buffer
+		h, err := Compress(&buf, bundle, opt)
+		if err != nil {
+			t.Fatalf("%+v: %v", opt, err)
+		}
+		b := buf.Bytes()
+		ph, err := ParseHeader(b)
+		if err != nil || ph != h {
+			t.Fatalf("%+v: header %+v, parsed %+v, %v", opt, h, ph, err)
+		}
+		if h.Hash != golden.Hash || h.UncompressedSize != golden.UncompressedSize {
+			t.Errorf("%+v: hash/size %x/%d, LLVM's %x/%d", opt, h.Hash, h.UncompressedSize, golden.Hash, golden.UncompressedSize)
+		}
+		if h.Version >= 2 && h.TotalSize != uint64(len(b)) {
+			t.Errorf("%+v: total size %d, file %d", opt, h.TotalSize, len(b))
+		}
+		out, _, err := DecompressLLVM(b)
+		if err != nil || !bytes.Equal(out, bundle) {
+			t.Errorf("%+v: DecompressLLVM: %d bytes, %v", opt, len(out), err)
+		}
+		r := NewReader(bytes.NewReader(b), int64(len(b)))
+		if _, err := r.Next(); err != nil {
+			t.Fatalf("%+v: Next: %v", opt, err)
+		}
+		if out, err := io.ReadAll(r); err != nil || !bytes.Equal(out, bundle) {
+			t.Errorf("%+v: Reader: %d bytes, %v", opt, len(out), err)
+		}
+	}
+}
+
+func TestCompressFrames(t *testing.T) {
+	bundle := readTestdata(t, "bundle.bin")
+	var buf bytes.Buffer
+	if _, err := Compress(&buf, bundle, Options{FrameStarts: []int64{1000, 30000}}); err != nil {
+		t.Fatal(err)
+	}
+	s := scanZstd(bytes.NewReader(buf.Bytes()[headerLenV3:]), int64(buf.Len()-headerLenV3), true)
+	if s.err != nil || len(s.frames) != 3 {
+		t.Errorf("want 3 frames, got %d (%v)", len(s.frames), s.err)
+	}
+	for _, bad := range [][]int64{{5, 5}, {6, 2}, {-1}, {int64(len(bundle))}} {
+		if _, err := Compress(io.Discard, bundle, Options{FrameStarts: bad}); err == nil {
+			t.Errorf("FrameStarts %v accepted", bad)
+		}
+	}
+}
+
+func TestCompressOptionErrors(t *testing.T) {
+	if _, err := Compress(io.Discard, []byte("x"), Options{Version: 4}); err == nil {
+		t.Error("version 4 accepted")
+	}
+	if _, err := Compress(io.Discard, []byte("x"), Options{Zlib: true, Level: 10}); err == nil {
+		t.Error("zlib level 10 accepted")
+	}
+	err := checkV2(2, 1<<32, 0)
+	if !errors.Is(err, ErrLimit) || LLVMMessage(err) != "Uncompressed size exceeds version 2 limit" {
+		t.Errorf("v2 uncompressed limit: %v", err)
+	}
+	err = checkV2(2, 1<<32-1, 1<<32)
+	if !errors.Is(err, ErrLimit) || LLVMMessage(err) != "Total file size exceeds version 2 limit" {
+		t.Errorf("v2 total limit: %v", err)
+	}
+	if checkV2(3, 1<<40, 1<<40) != nil || checkV2(2, 1<<32-1, 1<<32-1) != nil {
+		t.Error("limits too strict")
+	}
+}
