@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/goffload/goffload/ar"
 )
 
 // StringEntry is one key/value pair of an image's string map.
@@ -85,9 +87,17 @@ func (e *FormatError) Error() string {
 func (e *FormatError) Unwrap() error { return e.Kind }
 
 // LLVMMessage returns the text LLVM 22 prints for err: the message of
-// ErrInvalid or ErrTruncated when err wraps one of them, else err.Error().
+// ErrInvalid, ErrTruncated or ErrBadBitcode when err wraps one of them, the
+// LLVM text of an archive error, else err.Error() (ObjectError texts are
+// LLVM's already).
 func LLVMMessage(err error) string {
+	var ae *ar.FormatError
+	if errors.As(err, &ae) && ae.LLVM != "" {
+		return ae.LLVM
+	}
 	switch {
+	case errors.Is(err, ErrBadBitcode):
+		return ErrBadBitcode.Error()
 	case errors.Is(err, ErrInvalid):
 		return ErrInvalid.Error()
 	case errors.Is(err, ErrTruncated):

@@ -46,20 +46,29 @@ func newConfig(opts []ReadOption) *readConfig {
 // whose size is not a multiple of 8 may be followed by zero padding up to
 // the next multiple of 8. With V1Only the reader behaves as LLVM 22.
 func ReadAll(r io.ReaderAt, size int64, opts ...ReadOption) ([]*Binary, error) {
-	cfg := newConfig(opts)
 	var out []*Binary
+	err := newConfig(opts).readAll(r, size, func(b *Binary) { out = append(out, b) })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (cfg *readConfig) readAll(r io.ReaderAt, size int64, yield func(*Binary)) error {
 	for off := int64(0); off < size; {
 		bins, n, err := cfg.read(r, off, size-off)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, bins...)
+		for _, b := range bins {
+			yield(b)
+		}
 		off += n
 		if !cfg.v1Only && off%Alignment != 0 && off < size && !hasMagicAt(r, off, size) {
 			off += Alignment - off%Alignment
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // Read reads the binary that starts at offset off of r, where the readable

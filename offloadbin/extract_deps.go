@@ -1,0 +1,56 @@
+package offloadbin
+
+import (
+	"errors"
+	"io"
+
+	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/bitcode"
+)
+
+// ErrBadBitcode wraps bitcode that cannot be read as a module; LLVM 22 says
+// "Failed to create module".
+var ErrBadBitcode = errors.New("Failed to create module")
+
+// BitcodeError reports host bitcode whose module cannot be read.
+type BitcodeError struct{ Err error }
+
+func (e *BitcodeError) Error() string { return "reading host bitcode: " + e.Err.Error() }
+func (e *BitcodeError) Unwrap() []error { return []error{ErrBadBitcode, e.Err} }
+
+func bitcodeEmbeddedObjects(r io.ReaderAt, size int64) ([][]byte, error) {
+	objs, err := bitcode.EmbeddedObjects(r, size)
+	if err != nil {
+		return nil, &BitcodeError{err}
+	}
+	return objs, nil
+}
+
+// extractArchive extracts from every member of an archive, in order, each
+// member going through the same type detection as a top-level input.
+func extractArchive(r io.ReaderAt, size int64, name string, cfg *readConfig, depth int) ([]Found, error) {
+	ar, err := ar.NewReader(r, size, name)
+	if err != nil {
+		return nil, err
+	}
+	defer ar.Close()
+	var out []Found
+	for {
+		m, err := ar.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := m.Open()
+		if err != nil {
+			return nil, err
+		}
+		f, err := extract(data, data.Size(), m.Name, cfg, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f...)
+	}
+}

@@ -1,0 +1,8 @@
+	.section .llvm.offloading,"dr"
+	.incbin "p2.bin"
+	.section .llvm.offloadingXYZ,"dr"
+	.incbin "p2.bin"
+	.section .llvmoffloading,"dr"
+	.incbin "p2.bin"
+	.section .llvm.rodata.offloading,"dr"
+	.incbin "p2.bin"

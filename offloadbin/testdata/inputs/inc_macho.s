@@ -1,0 +1,2 @@
+	.section __LLVM,__offload
+	.incbin "p2.bin"
