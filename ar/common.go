@@ -83,7 +83,11 @@ type FormatError struct {
 	// archive too small for next archive member header at offset 8)"), or
 	// "" when this package has no exact equivalent.
 	LLVM string
+
+	Err error // an underlying cause such as ErrInsecurePath, or nil
 }
+
+func (e *FormatError) Unwrap() error { return e.Err }
 
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: offset %d: %s: %s", e.Path, e.Offset, e.Field, e.Msg)

@@ -227,7 +227,7 @@ func (r *Reader) member(h *rawMember) (*Member, error) {
 	if r.kind == Thin {
 		m.Offset = -1
 		if r.strict && escapes(h.name) {
-			return nil, &FormatError{Path: r.path, Offset: h.hdrOff, Field: "name", Msg: fmt.Sprintf("thin member %q: %v", h.name, ErrInsecurePath)}
+			return nil, &FormatError{Path: r.path, Offset: h.hdrOff, Field: "name", Msg: fmt.Sprintf("thin member %q: %v", h.name, ErrInsecurePath), Err: ErrInsecurePath}
 		}
 		m.path = joinLLVM(parentPath(r.path), h.name)
 	}

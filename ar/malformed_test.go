@@ -1,0 +1,163 @@
+package ar
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/internal/llvmref"
+)
+
+type malformedCase struct {
+	name string
+	data []byte
+	// llvm is LLVM 22's message (as llvm-ar t and llvm-offload-binary print
+	// it), checked against llvm-ar when it is installed; "" means LLVM
+	// reads the archive without complaint.
+	llvm string
+}
+
+func malformedCases(t *testing.T) []malformedCase {
+	t.Helper()
+	ln, err := os.ReadFile("testdata/golden/longnames.a") // "/", "//", long and short names
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := os.ReadFile("testdata/golden/objects.a") // "/", short names; last member odd
+	if err != nil {
+		t.Fatal(err)
+	}
+	bsd, err := os.ReadFile("testdata/read/bsd.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(b []byte, s string) int {
+		i := bytes.Index(b, []byte(s))
+		if i < 0 {
+			t.Fatalf("%q not in archive", s)
+		}
+		return i
+	}
+	// replace returns b with len(s) bytes at off replaced by s.
+	replace := func(b []byte, off int, s string) []byte {
+		c := bytes.Clone(b)
+		copy(c[off:], s)
+		return c
+	}
+	long := at(ln, "/0   ")
+	text := at(ob, "text.txt/")
+	m := "truncated or malformed archive ("
+	return []malformedCase{
+		{"short-header-at-start", []byte("!<arch>\nabc"), m + "remaining size of archive too small for next archive member header at offset 8)"},
+		{"header-only-symtab", ln[:60], m + "remaining size of archive too small for next archive member header for /)"},
+		{"short-header-longname", ln[:long+30], m + "remaining size of archive too small for next archive member header for averyveryverylongname_member.o)"},
+		{"short-header-short-name", ob[:text+30], m + "remaining size of archive too small for next archive member header for text.txt)"},
+		{"short-name-field", ob[:text+10], m + "remaining size of archive too small for next archive member header at offset " + itoa(text) + ")"},
+		{"bad-terminator-symtab", replace(ob, 8+58, "xx"), m + "terminator characters in archive member \"xx\" not the correct \"`\\n\" values for the archive member header for /)"},
+		{"bad-terminator-longname", replace(ln, long+58, "`x"), m + "terminator characters in archive member \"`x\" not the correct \"`\\n\" values for the archive member header for averyveryverylongname_member.o)"},
+		{"size-not-decimal", replace(ob, 8+48, "1x8       "), m + "characters in size field in archive member header are not all decimal numbers: '1x8' for the archive member header at offset 8)"},
+		{"size-blank", replace(ob, text+48, "          "), m + "characters in size field in archive member header are not all decimal numbers: '' for the archive member header at offset " + itoa(text) + ")"},
+		{"size-leading-space", replace(ob, text+48, " 6        "), m + "characters in size field in archive member header are not all decimal numbers: ' 6' for the archive member header at offset " + itoa(text) + ")"},
+		{"size-negative", replace(ob, text+48, "-6        "), m + "characters in size field in archive member header are not all decimal numbers: '-6' for the archive member header at offset " + itoa(text) + ")"},
+		{"size-past-eof", replace(ob, text+48, "9999999999"), m + "offset to next archive member past the end of the archive after member text.txt)"},
+		{"data-truncated", ob[:len(ob)-3], m + "offset to next archive member past the end of the archive after member text.txt)"},
+		{"final-pad-missing", ob[:len(ob)-1], m + "offset to next archive member past the end of the archive after member text.txt)"},
+		{"symtab-past-eof", replace(ob, 8+48, "999999    "), m + "offset to next archive member past the end of the archive after member /)"},
+		{"longname-not-decimal", replace(ln, long, "/x              "), m + "long name offset characters after the '/' are not all decimal numbers: 'x' for archive member header at offset " + itoa(long) + ")"},
+		{"longname-past-table", replace(ln, long, "/999            "), m + "long name offset 999 past the end of the string table for archive member header at offset " + itoa(long) + ")"},
+		{"symtab-count-lies", replace(ob, 8+60, "\x00\x00\xff\xff"), ""},
+		{"name-without-slash", replace(ob, text, "text.txt "), ""},
+		{"bad-mode-field", replace(ob, text+40, "64x     "), ""},
+		{"bsd-name-length-not-decimal", replace(bsd, at(bsd, "#1/36"), "#1/3x"), m + "long name length characters after the #1/ are not all decimal numbers: '3x' for archive member header at offset " + itoa(at(bsd, "#1/36")) + ")"},
+		{"bsd-name-length-past-eof", replace(bsd, at(bsd, "#1/36"), "#1/99999"), m + "long name length: 99999 extends past the end of the member or archive for archive member header at offset " + itoa(at(bsd, "#1/36")) + ")"},
+		{"thin-short-header", []byte("!<thin>\n/0    "), m + "remaining size of archive too small for next archive member header at offset 8)"},
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// readAll opens an archive and walks all its members, returning the first
+// error.
+func readAll(data []byte, path string) error {
+	r, err := NewReader(bytes.NewReader(data), int64(len(data)), path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		m, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if m.Offset >= 0 && m.Offset+m.Size > int64(len(data)) {
+			return errors.New("member data past the end of the archive was returned")
+		}
+	}
+}
+
+// TestMalformed checks that malformed archives give a *FormatError with
+// LLVM's message, never a panic.
+func TestMalformed(t *testing.T) {
+	for _, c := range malformedCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			err := readAll(c.data, "bad.a")
+			if c.llvm == "" {
+				if err != nil {
+					t.Errorf("error %v, want none (LLVM accepts this archive)", err)
+				}
+				return
+			}
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v, want a *FormatError", err)
+			}
+			if fe.Path != "bad.a" || !strings.Contains(fe.Error(), "bad.a") {
+				t.Errorf("error %q does not name the archive", fe.Error())
+			}
+			if c.llvm != "?" && fe.LLVM != c.llvm {
+				t.Errorf("LLVM message\n got: %s\nwant: %s", fe.LLVM, c.llvm)
+			}
+			t.Logf("%v [LLVM: %s]", err, fe.LLVM)
+		})
+	}
+}
+
+var llvmArError = regexp.MustCompile(`(?m)^llvm-ar: error: (?:unable to load '[^']*': )?(.*)$`)
+
+// TestMalformedAgainstLLVM checks the expected messages with llvm-ar t.
+func TestMalformedAgainstLLVM(t *testing.T) {
+	tool := llvmref.Need(t, "llvm-ar")
+	dir := t.TempDir()
+	for _, c := range malformedCases(t) {
+		path := filepath.Join(dir, c.name+".a")
+		if err := os.WriteFile(path, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res := llvmref.Run(t, dir, nil, nil, tool, "t", path)
+		got := ""
+		if m := llvmArError.FindSubmatch(bytes.ReplaceAll(res.Stderr, []byte(tool), []byte("llvm-ar"))); m != nil {
+			got = string(m[1])
+		}
+		ours := ""
+		var fe *FormatError
+		if err := readAll(c.data, path); errors.As(err, &fe) {
+			ours = fe.LLVM
+		}
+		want := c.llvm
+		if want == "?" {
+			want = ours
+		}
+		if got != want {
+			t.Errorf("%s: llvm-ar says %q, test expects %q (stderr %q)", c.name, got, c.llvm, res.Stderr)
+		}
+	}
+}
