@@ -85,40 +85,34 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 	if removed[f.shstrndx] {
 		return fmt.Errorf("objfmt: cannot remove the section name string table %q", f.secs[f.shstrndx].name)
 	}
-	newIdx := make([]uint32, n)
-	out := []*outSection{{old: 0}}
-	for i := 1; i < n; i++ {
-		if removed[i] {
-			continue
+	var (
+		newIdx  []uint32
+		out     []*outSection
+		shstr   *strtabBuilder
+		strtabs map[int]*strtabBuilder
+		sym     *symbols
+		err     error
+	)
+	// Twice at most: llvm-objcopy drops an SHT_SYMTAB_SHNDX section that
+	// no symbol needs any more, which renumbers the sections after it.
+	for range 2 {
+		newIdx, out, err = f.numberSections(removed, add)
+		if err != nil {
+			return err
 		}
-		newIdx[i] = uint32(len(out))
-		s := f.secs[i]
-		out = append(out, &outSection{elfSection: s, old: i, src: f.r, srcAt: int64(s.off)})
-	}
-	for _, a := range add {
-		out = append(out, &outSection{
-			elfSection: elfSection{name: a.Name, typ: shtProgbits, flags: shfExclude, size: uint64(a.Size), align: 1},
-			old:        -1, src: a.Data,
-		})
-	}
-	// A kept section must not link to a removed one.
-	for _, s := range out[1:] {
-		if s.old < 0 || s.link == 0 || int64(s.link) >= int64(n) {
-			continue
+		shstr = newStrtab()
+		strtabs = map[int]*strtabBuilder{f.shstrndx: shstr}
+		for _, s := range out[1:] {
+			shstr.add(s.name)
 		}
-		if removed[s.link] {
-			return fmt.Errorf("objfmt: section %d (%s) links to section %d (%s), which is being removed", s.old, s.name, s.link, f.secs[s.link].name)
+		sym, err = f.rewriteSymbols(removed, newIdx, strtabs)
+		if err != nil {
+			return err
 		}
-	}
-
-	shstr := newStrtab()
-	strtabs := map[int]*strtabBuilder{f.shstrndx: shstr}
-	for _, s := range out[1:] {
-		shstr.add(s.name)
-	}
-	sym, err := f.rewriteSymbols(removed, newIdx, strtabs)
-	if err != nil {
-		return err
+		if sym == nil || sym.shndxIndex < 0 || sym.needXIndex {
+			break
+		}
+		removed[sym.shndxIndex] = true
 	}
 	// Other non-allocated string tables are rebuilt too, empty.
 	for _, s := range out[1:] {
@@ -194,6 +188,38 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 	return f.write(w, out, segs, shoff, newIdx[f.shstrndx])
 }
 
+// numberSections lists the output sections (the kept ones, then the added
+// ones) and maps input section indices to output ones.
+func (f *elfFile) numberSections(removed []bool, add []Section) ([]uint32, []*outSection, error) {
+	n := len(f.secs)
+	newIdx := make([]uint32, n)
+	out := []*outSection{{old: 0}}
+	for i := 1; i < n; i++ {
+		if removed[i] {
+			continue
+		}
+		newIdx[i] = uint32(len(out))
+		s := f.secs[i]
+		out = append(out, &outSection{elfSection: s, old: i, src: f.r, srcAt: int64(s.off)})
+	}
+	for _, a := range add {
+		out = append(out, &outSection{
+			elfSection: elfSection{name: a.Name, typ: shtProgbits, flags: shfExclude, size: uint64(a.Size), align: 1},
+			old:        -1, src: a.Data,
+		})
+	}
+	// A kept section must not link to a removed one.
+	for _, s := range out[1:] {
+		if s.old < 0 || s.link == 0 || int64(s.link) >= int64(n) {
+			continue
+		}
+		if removed[s.link] {
+			return nil, nil, fmt.Errorf("objfmt: section %d (%s) links to section %d (%s), which is being removed", s.old, s.name, s.link, f.secs[s.link].name)
+		}
+	}
+	return newIdx, out, nil
+}
+
 // symbols is the rewritten symbol table.
 type symbols struct {
 	index       int     // input index of .symtab
@@ -203,6 +229,7 @@ type symbols struct {
 	data        []byte  // new .symtab contents
 	shndx       []byte  // new .symtab_shndx contents
 	firstGlobal uint32  // sh_info of .symtab
+	needXIndex  bool    // some symbol section index needs SHT_SYMTAB_SHNDX
 	fill        func()  // writes data and shndx once the string table is final
 }
 
@@ -249,7 +276,7 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count)}
 	var xtab []byte
 	for i := 1; i < len(f.secs); i++ {
-		if f.secs[i].typ == shtSymtabShndx && int(f.secs[i].link) == symIdx && !removed[i] {
+		if f.secs[i].typ == shtSymtabShndx && int(f.secs[i].link) == symIdx {
 			s := &f.secs[i]
 			if s.size != uint64(count)*4 {
 				return nil, formatErr(f.shdrOff(i), "SHT_SYMTAB_SHNDX section %d has size %d, want %d for %d symbols", i, s.size, count*4, count)
@@ -257,7 +284,9 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 			if xtab, err = f.readAt(s.off, s.size, "extended section index table"); err != nil {
 				return nil, err
 			}
-			sy.shndxIndex = i
+			if !removed[i] { // else dropped as unneeded; still read for the indices
+				sy.shndxIndex = i
+			}
 		}
 	}
 	b := strtabs[int(st.link)]
@@ -302,6 +331,7 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 				keep = false
 			} else {
 				sh = newIdx[sh]
+				sy.needXIndex = sy.needXIndex || sh >= shnLoReserve
 			}
 		}
 		if i == 0 {
