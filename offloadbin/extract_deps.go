@@ -15,7 +15,7 @@ var ErrBadBitcode = errors.New("Failed to create module")
 // BitcodeError reports host bitcode whose module cannot be read.
 type BitcodeError struct{ Err error }
 
-func (e *BitcodeError) Error() string { return "reading host bitcode: " + e.Err.Error() }
+func (e *BitcodeError) Error() string   { return "reading host bitcode: " + e.Err.Error() }
 func (e *BitcodeError) Unwrap() []error { return []error{ErrBadBitcode, e.Err} }
 
 func bitcodeEmbeddedObjects(r io.ReaderAt, size int64) ([][]byte, error) {
