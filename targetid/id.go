@@ -1,0 +1,131 @@
+package targetid
+
+import (
+	"slices"
+	"strings"
+)
+
+// ID is a bundle entry ID split as LLVM splits it (spec 2.1).
+type ID struct {
+	Kind, Arch, Vendor, OS, Env string // the offload kind and the 4 raw triple pieces
+	// TargetID is piece 6 only if its processor (the text before the first
+	// ':') is a known OffloadArch (IsOffloadArch), else "".
+	TargetID string
+}
+
+// Parse splits a bundle entry ID "<kind>-<arch>-<vendor>-<os>-<env>[-<target
+// id>]" into at most 6 pieces at '-'; everything after the fifth '-' belongs
+// to the target ID. It reports false unless there are exactly 5 or 6 pieces.
+// Pieces may be empty. Piece 6 is silently dropped when its processor is not
+// a known OffloadArch, as clang-offload-bundler 22 does.
+func Parse(s string) (ID, bool) {
+	p := strings.SplitN(s, "-", 6)
+	if len(p) != 5 && len(p) != 6 {
+		return ID{}, false
+	}
+	id := ID{Kind: p[0], Arch: p[1], Vendor: p[2], OS: p[3], Env: p[4]}
+	if len(p) == 6 {
+		proc, _, _ := strings.Cut(p[5], ":")
+		if IsOffloadArch(proc) {
+			id.TargetID = p[5]
+		}
+	}
+	return id, true
+}
+
+// Triple returns the raw triple pieces joined with '-': "arch-vendor-os-env".
+func (id ID) Triple() string {
+	return id.Arch + "-" + id.Vendor + "-" + id.OS + "-" + id.Env
+}
+
+// Key returns "<kind>-<arch>-<vendor>-<os>-<env>", the raw key under which the
+// bundler groups command-line targets for the conflict check.
+func (id ID) Key() string { return id.Kind + "-" + id.Triple() }
+
+// ValidKind reports whether the offload kind is one the bundler accepts on
+// the command line: host, openmp, hip or hipv4 (case-sensitive).
+func (id ID) ValidKind() bool {
+	switch id.Kind {
+	case "host", "openmp", "hip", "hipv4":
+		return true
+	}
+	return false
+}
+
+// ValidTriple reports whether the triple is valid for the bundler: its
+// architecture piece, parsed by itself, is an architecture LLVM 22 knows.
+// Vendor, OS and environment are not checked.
+func (id ID) ValidTriple() bool { return parseArch(id.Arch) != "" }
+
+// IsHost reports whether the offload kind is "host".
+func (id ID) IsHost() bool { return id.Kind == "host" }
+
+// StandardTriple returns the triple as the bundler writes it: for an amdhsa OS
+// piece the normalised triple cut or padded to 3 components followed by an
+// empty environment ("amdgcn-amd-amdhsa-"), otherwise the normalised triple
+// cut or padded to 4 components.
+func (id ID) StandardTriple() string {
+	comps := normalize(id.Triple())
+	if parseOS(id.OS) == "amdhsa" {
+		return strings.Join(resize(comps, 3, "unknown"), "-") + "-"
+	}
+	return strings.Join(resize(comps, 4, "unknown"), "-")
+}
+
+// Standard returns the ID as the bundler writes it into bundles:
+// "<kind>-<standard triple>-<TargetID>", always with a '-' before the
+// (possibly empty) TargetID.
+func (id ID) Standard() string {
+	return id.Kind + "-" + id.StandardTriple() + "-" + id.TargetID
+}
+
+// String returns the ID in the form "<kind>-<raw triple>[-<TargetID>]" with a
+// '-' before the TargetID only when it is not empty.
+func (id ID) String() string {
+	if id.TargetID == "" {
+		return id.Key()
+	}
+	return id.Key() + "-" + id.TargetID
+}
+
+// InvalidTargetMessage returns the bundler's message for a command-line
+// target whose kind or triple is invalid: "invalid target '<raw>'" followed
+// by ", unknown offloading kind '<kind>'" and/or ", unknown target triple
+// '<arch-vendor-os-env>'". It returns "" when both are valid.
+func InvalidTargetMessage(raw string, id ID) string {
+	if id.ValidKind() && id.ValidTriple() {
+		return ""
+	}
+	msg := "invalid target '" + raw + "'"
+	if !id.ValidKind() {
+		msg += ", unknown offloading kind '" + id.Kind + "'"
+	}
+	if !id.ValidTriple() {
+		msg += ", unknown target triple '" + id.Triple() + "'"
+	}
+	return msg
+}
+
+// FormatMissing returns the bundler's "Can't find bundles for" message for
+// the given standardised IDs, listed in byte order: " X", " X and Y" or
+// " X, Y, and Z".
+func FormatMissing(ids []string) string {
+	s := slices.Clone(ids)
+	slices.Sort(s)
+	var b strings.Builder
+	b.WriteString("Can't find bundles for")
+	for i, id := range s {
+		switch {
+		case i == 0:
+			b.WriteString(" ")
+		case len(s) == 2:
+			b.WriteString(" and ")
+		case i == len(s)-1:
+			b.WriteString(", and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(id)
+	}
+	return b.String()
+}
