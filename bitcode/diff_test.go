@@ -135,3 +135,124 @@ func TestSymbolsDifferential(t *testing.T) {
 		})
 	}
 }
+
+// offloadImages walks a stream of OffloadBinaries (v1) and returns each
+// image's bytes.
+func offloadImages(t *testing.T, b []byte) [][]byte {
+	t.Helper()
+	var imgs [][]byte
+	for off := 0; off < len(b); {
+		if len(b)-off < 72 || string(b[off:off+4]) != "\x10\xff\x10\xad" {
+			t.Fatalf("no OffloadBinary at offset %d", off)
+		}
+		bin := b[off:]
+		size := int(binary.LittleEndian.Uint64(bin[8:]))
+		entry := int(binary.LittleEndian.Uint64(bin[16:]))
+		io := int(binary.LittleEndian.Uint64(bin[entry+24:]))
+		is := int(binary.LittleEndian.Uint64(bin[entry+32:]))
+		if size <= 0 || size > len(bin) || io+is > size {
+			t.Fatalf("bad OffloadBinary at offset %d", off)
+		}
+		imgs = append(imgs, bin[io:io+is])
+		off += size
+	}
+	return imgs
+}
+
+// TestEmbeddedObjectsDifferential compares the images inside what
+// EmbeddedObjects returns with what llvm-offload-binary 22 extracts from the
+// same host bitcode, made by clang-22 for HIP and OpenMP.
+func TestEmbeddedObjectsDifferential(t *testing.T) {
+	clang := llvmref.Need(t, "clang")
+	tool := llvmref.Need(t, "llvm-offload-binary")
+	dir := t.TempDir()
+	for _, s := range []string{"k.hip", "omp.c"} {
+		src, err := os.ReadFile(filepath.Join("testdata", "src", s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, s), src, 0o644)
+	}
+	hip := []string{"-x", "hip", "-nogpulib", "-nogpuinc", "--offload-new-driver", "-fgpu-rdc", "k.hip"}
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"hip2", append([]string{"--offload-arch=gfx906", "--offload-arch=gfx90a:xnack+"}, hip...)},
+		{"hip-g-O2", append([]string{"--offload-arch=gfx1030", "-g", "-O2"}, hip...)},
+		{"omp", []string{"-fopenmp", "--offload-arch=gfx906", "-nogpulib", "omp.c"}},
+		{"omp2-g", []string{"-fopenmp", "--offload-arch=gfx906,gfx90a", "-nogpulib", "-g", "omp.c"}},
+		{"plain", []string{"omp.c"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			bc := tc.name + ".bc"
+			args := append([]string{clang, "-c", "-emit-llvm", "-o", bc}, tc.args...)
+			if r := llvmref.Run(t, dir, nil, nil, args...); r.Code != 0 {
+				t.Skipf("clang cannot build this case: %s", r.Stderr)
+			}
+			compareExtraction(t, tool, filepath.Join(dir, bc), filepath.Join(dir, tc.name))
+		})
+	}
+}
+
+// TestEmbeddedObjectsTestdata runs the same comparison on the committed
+// single-module inputs.
+func TestEmbeddedObjectsTestdata(t *testing.T) {
+	tool := llvmref.Need(t, "llvm-offload-binary")
+	dir := t.TempDir()
+	files, _ := filepath.Glob("testdata/*.bc")
+	for _, f := range files {
+		if filepath.Base(f) == "multi.bc" {
+			continue
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			compareExtraction(t, tool, abs, filepath.Join(dir, filepath.Base(f)))
+		})
+	}
+}
+
+// compareExtraction checks that the images inside EmbeddedObjects(bc) are
+// those llvm-offload-binary extracts from bc, in order.
+func compareExtraction(t *testing.T, tool, bc, out string) {
+	t.Helper()
+	data, err := os.ReadFile(bc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := EmbeddedObjects(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]byte
+	for _, o := range objs {
+		got = append(got, offloadImages(t, o)...)
+	}
+	os.Mkdir(out, 0o755)
+	if r := llvmref.Run(t, out, nil, nil, tool, bc, "--image="); r.Code != 0 {
+		t.Fatalf("llvm-offload-binary: %s", r.Stderr)
+	}
+	ents, _ := os.ReadDir(out)
+	want := make([][]byte, len(ents))
+	for _, e := range ents {
+		// Names end in .<index>.<ext>: order by index.
+		parts := strings.Split(e.Name(), ".")
+		i, err := strconv.Atoi(parts[len(parts)-2])
+		if err != nil || i >= len(want) {
+			t.Fatalf("unexpected output %q", e.Name())
+		}
+		want[i], _ = os.ReadFile(filepath.Join(out, e.Name()))
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d images, llvm-offload-binary extracted %d", len(got), len(want))
+	}
+	for i := range got {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("image %d differs (%d bytes, want %d)", i, len(got[i]), len(want[i]))
+		}
+	}
+}

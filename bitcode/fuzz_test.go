@@ -26,3 +26,10 @@ func FuzzSymbols(f *testing.F) {
 		Symbols(bytes.NewReader(data), int64(len(data)))
 	})
 }
+
+func FuzzEmbeddedObjects(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		EmbeddedObjects(bytes.NewReader(data), int64(len(data)))
+	})
+}

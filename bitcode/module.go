@@ -286,7 +286,7 @@ func (mi *moduleInfo) readTypes(c *bitstream.Cursor) error {
 		switch rec.Code {
 		case typeNumEntry, typeStructName:
 			return nil
-		case typeArray, typeInteger:
+		case typeArray, typeVector, typeInteger:
 			mi.types = append(mi.types, typeEntry{code: rec.Code, ops: rec.Ops})
 		default:
 			mi.types = append(mi.types, typeEntry{code: rec.Code})

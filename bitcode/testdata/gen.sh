@@ -17,6 +17,19 @@ $B/clang -c -emit-llvm src/a1.c -o $T/a1.bc
 $B/clang -c -emit-llvm src/a2.c -o $T/a2.bc
 $B/llvm-cat -b $T/a1.bc $T/a2.bc -o multi.bc
 $B/llvm-as src/notarget.ll -o notarget.bc
+# Host bitcode with embedded offloading images, and the bytes of the
+# initializer (the .llvm.offloading section of the compiled host object).
+$B/clang -x hip --offload-arch=gfx906 --offload-arch=gfx90a:xnack+ -nogpulib -nogpuinc --offload-new-driver -fgpu-rdc -c -emit-llvm src/k.hip -o khost.bc
+$B/clang -x hip --offload-arch=gfx906 -nogpulib -nogpuinc --offload-new-driver -fgpu-rdc -g -c -emit-llvm src/k.hip -o khost-g.bc
+$B/clang -fopenmp --offload-arch=gfx906 -nogpulib -c -emit-llvm src/omp.c -o omp.bc
+for f in khost khost-g omp; do
+	$B/clang -c $f.bc -o $T/$f.o
+	$B/llvm-objcopy --dump-section .llvm.offloading=$f.0.obj $T/$f.o
+done
+# Named-metadata shapes llvm-offload-binary accepts or skips; every accepted
+# initializer holds the same small OffloadBinary (src/small.bin).
+$B/llvm-as src/shapes.ll -o shapes.bc
+for i in 0 1 2 3; do cp src/small.bin shapes.$i.obj; done
 # Golden symbol lists: the "/" member of a GNU archive written by llvm-ar.
 for f in *.bc; do
 	rm -f $T/x.a
