@@ -1,0 +1,40 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goffload/goffload/hda"
+)
+
+// unbundleArchive splits a heterogeneous device archive into one archive
+// per target (spec bundler.md §6).
+func (j *job) unbundleArchive() error {
+	in, err := j.openRaw(j.inputs[0])
+	if err != nil {
+		return err
+	}
+	defer in.close()
+	o := hda.Options{
+		Archive:      in.r,
+		ArchiveSize:  in.size,
+		ArchiveName:  j.inputs[0],
+		Outputs:      j.outputs,
+		AllowMissing: j.AllowMissing,
+		HipOpenMP:    j.HipOpenMP,
+		CheckInput:   j.CheckArchive,
+		Decompress:   j.decompress,
+	}
+	if j.Verbose {
+		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }
+	}
+	for _, t := range j.targets {
+		o.Targets = append(o.Targets, t.std)
+	}
+	err = hda.Unbundle(o)
+	var he *hda.Error
+	if errors.As(err, &he) {
+		return &Error{Msg: he.Msg}
+	}
+	return err
+}

@@ -1,0 +1,129 @@
+package bundle_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/internal/difftest"
+	"github.com/goffload/goffload/internal/llvmref"
+)
+
+// archiveFiles builds, with clang 22 and LLVM's own tools, a folder of
+// heterogeneous device archives: ELF fat objects from a real HIP -fgpu-rdc
+// compile, binary bundles, a compressed bundle, a plain object, GNU, thin and
+// BSD archives.
+func archiveFiles(t *testing.T, ref string) map[string][]byte {
+	t.Helper()
+	clang := llvmref.Need(t, "clang")
+	llvmar := llvmref.Need(t, "llvm-ar")
+	dir := t.TempDir()
+	run := func(env []string, argv ...string) {
+		t.Helper()
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", argv, err, out)
+		}
+	}
+	src, err := os.ReadFile("../testdata/example/kernel.hip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "k.hip"), src, 0o644)
+	os.WriteFile(filepath.Join(dir, "plain.c"), []byte("int plainfn(void){return 1;}\nint plainvar = 2;\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d1"), []byte("DEV1 code"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d2"), []byte("DEV2 code!"), 0o644)
+	os.WriteFile(filepath.Join(dir, "h"), []byte("HOST"), 0o644)
+	run(nil, clang, "-x", "hip", "--offload-arch=gfx906", "--offload-arch=gfx90a:xnack+", "-nogpulib", "-nogpuinc", "-fgpu-rdc", "-c", "k.hip", "-cuid=abc", "-o", "memA.o")
+	run(nil, clang, "-c", "plain.c", "-o", "plain.o")
+	run(nil, ref, "-type=bc", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906:xnack+,openmp-amdgcn-amd-amdhsa--gfx908", "-input=h", "-input=d1", "-input=d2", "-output=memB.o")
+	run(nil, ref, "-type=bc", "-targets=hip-amdgcn-amd-amdhsa--gfx908,hipv4-amdgcn-amd-amdhsa--gfx1030", "-input=d1", "-input=d2", "-output=memC.o", "-compress")
+	// The bundler refuses to write conflicting targets; write them directly.
+	var conf bytes.Buffer
+	binfmt.Write(&conf, []binfmt.Source{
+		{ID: "hip-amdgcn-amd-amdhsa--gfx906", R: strings.NewReader("DEV1"), Size: 4},
+		{ID: "hip-amdgcn-amd-amdhsa--gfx906:xnack+", R: strings.NewReader("DEV2"), Size: 4},
+	}, 1)
+	os.WriteFile(filepath.Join(dir, "conf.o"), conf.Bytes(), 0o644)
+	run(nil, ref, "-type=bc", "-targets=hip-amdgcn-amd-amdhsa--gfx906", "-input=d2", "-output=noext")
+	run(nil, ref, "-type=bc", "-targets=hip-nvptx64-nvidia-cuda--sm_70,hip-amdgcn-amd-amdhsa--gfx906", "-input=d1", "-input=d2", "-output=my.lib.o")
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	run(nil, "cp", "memB.o", "sub/memA.o")
+	run(nil, llvmar, "rcs", "libt.a", "memA.o", "memB.o", "memC.o", "plain.o", "noext", "my.lib.o")
+	run(nil, llvmar, "qcs", "libdup.a", "memA.o", "sub/memA.o", "memA.o")
+	run(nil, llvmar, "rcs", "libconf.a", "memA.o", "conf.o")
+	run(nil, llvmar, "rcsT", "libthin.a", "memA.o", "sub/memA.o", "memB.o")
+	run(nil, llvmar, "rcs", "--format=bsd", "libbsd.a", "memA.o", "memB.o", "memC.o")
+	run(nil, llvmar, "rcs", "libplain.a", "plain.o")
+	files := map[string][]byte{}
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			b, _ := os.ReadFile(p)
+			files[rel] = b
+		}
+		return nil
+	})
+	return files
+}
+
+func TestDiffArchive(t *testing.T) {
+	ref, ours := tools(t)
+	files := archiveFiles(t, ref)
+	const (
+		k906    = "hip-amdgcn-amd-amdhsa--gfx906"
+		k906xp  = "hip-amdgcn-amd-amdhsa--gfx906:xnack+"
+		k906xm  = "hip-amdgcn-amd-amdhsa--gfx906:xnack-"
+		k90a    = "hip-amdgcn-amd-amdhsa--gfx90a"
+		k90axp  = "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"
+		k908    = "hip-amdgcn-amd-amdhsa--gfx908"
+		k1030   = "hip-amdgcn-amd-amdhsa--gfx1030"
+		omp906  = "openmp-amdgcn-amd-amdhsa--gfx906"
+		omp908  = "openmp-amdgcn-amd-amdhsa--gfx908"
+		hostpc  = "host-x86_64-pc-linux-gnu"
+		host    = "host-x86_64-unknown-linux-gnu"
+		sm70    = "hip-nvptx64-nvidia-cuda--sm_70"
+		k906unk = "hip-amdgcn-amd-amdhsa-unknown-gfx906"
+	)
+	a := func(args ...string) difftest.Case {
+		return difftest.Case{Files: files, Args: append([]string{"-type=a", "-unbundle"}, args...)}
+	}
+	var cases []difftest.Case
+	for _, lib := range []string{"libt.a", "libdup.a", "libthin.a", "libbsd.a"} {
+		cases = append(cases,
+			a("-input="+lib, "-allow-missing-bundles", "-targets="+k906xp+","+k90a+","+omp906+","+k908+","+k1030, "-output=o1.a", "-output=o2.a", "-output=o3.a", "-output=o4.a", "-output=o5.a"),
+			a("-input="+lib, "-allow-missing-bundles", "-hip-openmp-compatible", "-targets="+k906xm+","+k90axp+","+omp908+","+hostpc+","+sm70, "-output=o1.a", "-output=o2.a", "-output=o3.a", "-output=o4.a", "-output=o5.a"),
+		)
+	}
+	cases = append(cases,
+		a("-input=libt.a", "-targets="+k906, "-output=o.a"),
+		a("-input=libt.a", "-targets="+k906unk, "-output=o.a"),
+		a("-input=libt.a", "-targets="+k1030+","+k906, "-output=o1.a", "-output=o2.a"),
+		a("-input=libt.a", "-targets="+k906+","+k1030, "-output=o1.a", "-output=o2.a"),
+		a("-input=libt.a", "-targets="+host, "-output=o.a"),
+		a("-input=libt.a", "-targets="+hostpc, "-output=-"),
+		a("-input=libplain.a", "-targets="+k906, "-output=o.a"),
+		a("-input=libplain.a", "-allow-missing-bundles", "-targets="+k906, "-output=o.a"),
+		a("-input=libconf.a", "-targets="+k906xp, "-output=o.a"),
+		a("-input=libconf.a", "-check-input-archive", "-targets="+k906xp, "-output=o.a"),
+		a("-input=libt.a", "-check-input-archive", "-targets="+k906xp, "-output=o.a"),
+		a("-input=memA.o", "-targets="+k906, "-output=o.a"),
+		a("-input=nonexist.a", "-targets="+k906, "-output=o.a"),
+		a("-input=libt.a", "-targets="+k906, "-output=sub"),
+		a("-input=libt.a", "-targets="+k906, "-output=nodir/o.a"),
+		a("-input=libt.a", "-targets="+k906+","+k906xp, "-output=o1.a", "-output=o2.a"),
+		difftest.Case{Files: files, Args: []string{"-type=a", "-list", "-input=libt.a"}},
+		difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=memA.o"}},
+		difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + hostpc + "," + k906 + "," + k90axp, "-input=memA.o", "-output=h.o", "-output=d906", "-output=d90a"}},
+		difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + k90a, "-input=memA.o", "-output=d90a"}},
+		difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=memC.o", "-verbose"}},
+		difftest.Case{Files: files, Args: []string{"-type=bc", "-unbundle", "-targets=" + k908, "-input=memC.o", "-output=x"}},
+	)
+	compare(t, ref, ours, cases)
+}

@@ -1,0 +1,130 @@
+package bundle
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/textfmt"
+)
+
+// bundle writes one bundle of all inputs (spec bundler.md §3.2, §4.1, §5.2).
+func (j *job) bundle() error {
+	// LLVM reads every input before it looks at the type, so a missing
+	// input is reported first.
+	ins := make([]*input, len(j.inputs))
+	defer func() {
+		for _, in := range ins {
+			if in != nil {
+				in.close()
+			}
+		}
+	}()
+	for i, p := range j.inputs {
+		in, err := j.openRaw(p)
+		if err != nil {
+			return err
+		}
+		ins[i] = in
+	}
+	kind := kindOf(j.Type)
+	if kind == kindInvalid {
+		return j.invalidType()
+	}
+	if kind == kindObject {
+		ref := j.hostIndex
+		if j.hipOnly {
+			ref = 0
+		}
+		if ref >= 0 {
+			if done, err := j.bundleObject(ins, ref); done || err != nil {
+				return err
+			}
+		}
+	}
+
+	var write func(w io.Writer) error
+	switch kind {
+	case kindText:
+		c, _ := textfmt.Comment(j.Type)
+		write = func(w io.Writer) error {
+			src := make([]textfmt.Source, len(ins))
+			for i, in := range ins {
+				src[i] = textfmt.Source{ID: j.targets[i].std, R: readerOf(in)}
+			}
+			return textfmt.Write(w, c, src)
+		}
+	default: // binary, and objects whose reference input is no object
+		write = func(w io.Writer) error {
+			src := make([]binfmt.Source, len(ins))
+			for i, in := range ins {
+				src[i] = binfmt.Source{ID: j.targets[i].std, R: readerOf(in), Size: in.size}
+			}
+			return binfmt.Write(w, src, j.Align)
+		}
+	}
+	return j.writeOutput(write)
+}
+
+// readerOf returns a reader of the whole input from its start.
+func readerOf(in *input) io.Reader {
+	if in.file != nil {
+		in.file.Seek(0, io.SeekStart)
+		return io.LimitReader(in.file, in.size)
+	}
+	return io.NewSectionReader(in.r, 0, in.size)
+}
+
+// writeOutput writes the bundle to the single output, atomically,
+// compressing it first when asked to.
+func (j *job) writeOutput(write func(io.Writer) error) error {
+	path := j.outputs[0]
+	if j.Compress {
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			return err
+		}
+		return j.writeCompressed(path, buf.Bytes())
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return pathError(path, err)
+	}
+	defer f.Abort()
+	if err := write(f); err != nil {
+		if f.File == os.Stdout {
+			return ioFailure(err)
+		}
+		return pathError(path, err)
+	}
+	if err := f.Commit(); err != nil {
+		return pathError(path, err)
+	}
+	return nil
+}
+
+// writeCompressed compresses data into a CCOB at path.
+func (j *job) writeCompressed(path string, data []byte) error {
+	var buf bytes.Buffer
+	if err := j.compress(&buf, data); err != nil {
+		return err
+	}
+	return writeBytes(path, buf.Bytes())
+}
+
+func writeBytes(path string, data []byte) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return pathError(path, err)
+	}
+	defer f.Abort()
+	if _, err := f.Write(data); err != nil {
+		return pathError(path, err)
+	}
+	if err := f.Commit(); err != nil {
+		return pathError(path, err)
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package bundle
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/goffload/goffload/internal/llvmcl"
+)
+
+//go:embed help/*.txt
+var helpTexts embed.FS
+
+// Version is what --version prints: the reference build's text, since
+// scripts compare it.
+const Version = "Debian clang-offload-bundler version 22.1.8 (1~deb12u1)\n"
+
+var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
+	{Name: "###", Kind: llvmcl.Bool},
+	{Name: "allow-missing-bundles", Kind: llvmcl.Bool},
+	{Name: "bundle-align", Kind: llvmcl.Uint},
+	{Name: "check-input-archive", Kind: llvmcl.Bool},
+	{Name: "compress", Kind: llvmcl.Bool},
+	{Name: "compression-level", Kind: llvmcl.Int},
+	{Name: "h", Kind: llvmcl.Bool},
+	{Name: "help", Kind: llvmcl.Help},
+	{Name: "help-hidden", Kind: llvmcl.Help},
+	{Name: "help-list", Kind: llvmcl.Help},
+	{Name: "help-list-hidden", Kind: llvmcl.Help},
+	{Name: "hip-openmp-compatible", Kind: llvmcl.Bool},
+	{Name: "input", Kind: llvmcl.List},
+	{Name: "inputs", Kind: llvmcl.CommaList},
+	{Name: "list", Kind: llvmcl.Bool},
+	{Name: "output", Kind: llvmcl.List},
+	{Name: "outputs", Kind: llvmcl.CommaList},
+	{Name: "print-all-options", Kind: llvmcl.Bool},
+	{Name: "print-options", Kind: llvmcl.Bool},
+	{Name: "targets", Kind: llvmcl.CommaList},
+	{Name: "type", Kind: llvmcl.String, Required: true},
+	{Name: "unbundle", Kind: llvmcl.Bool},
+	{Name: "verbose", Kind: llvmcl.Bool},
+	{Name: "version", Kind: llvmcl.Help},
+}}
+
+// Main runs the clang-offload-bundler command line and returns its exit
+// status. argv[0] is the program name as invoked.
+func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	argv0 := argv[0]
+	res, errs := spec.Parse(argv0, argv[1:])
+	for _, e := range errs {
+		fmt.Fprintln(stderr, e)
+	}
+	if res.Action != "" {
+		if res.Action == "version" {
+			io.WriteString(stdout, Version)
+		} else {
+			printHelp(stdout, res.Action, argv0)
+		}
+		return 0
+	}
+	if len(errs) > 0 {
+		return 1
+	}
+	if res.Flag("h") {
+		// -h is an ordinary option of the tool: it prints the
+		// uncategorised list, after the required-option checks.
+		printHelp(stdout, "help-list", argv0)
+		return 0
+	}
+	o := Options{
+		Argv0:        argv0,
+		Type:         res.Last("type"),
+		Targets:      res.Values["targets"],
+		TargetsGiven: res.Given("targets"),
+		Input:        res.Values["input"],
+		Inputs:       res.Values["inputs"],
+		Output:       res.Values["output"],
+		Outputs:      res.Values["outputs"],
+		InputGiven:   res.Given("input"),
+		InputsGiven:  res.Given("inputs"),
+		OutputGiven:  res.Given("output"),
+		OutputsGiven: res.Given("outputs"),
+		Unbundle:     res.Flag("unbundle"),
+		List:         res.Flag("list"),
+		AllowMissing: res.Flag("allow-missing-bundles"),
+		HipOpenMP:    res.Flag("hip-openmp-compatible"),
+		CheckArchive: res.Flag("check-input-archive"),
+		DryRun:       res.Flag("###"),
+		Align:        1,
+		Compress:     res.Flag("compress"),
+		CompressSet:  res.Given("compress"),
+		Verbose:      res.Flag("verbose"),
+		VerboseSet:   res.Given("verbose"),
+		LevelSet:     res.Given("compression-level"),
+		Stdin:        stdin,
+		Stdout:       stdout,
+		Stderr:       stderr,
+	}
+	if res.Given("bundle-align") {
+		v, _ := llvmcl.ParseUint(res.Last("bundle-align"), 32)
+		o.Align = v
+	}
+	if o.LevelSet {
+		v, _ := llvmcl.ParseInt(res.Last("compression-level"), 32)
+		o.Level = int(v)
+	}
+	err := Run(o)
+	if err == nil {
+		return 0
+	}
+	var fe *FatalError
+	if errors.As(err, &fe) {
+		fmt.Fprintf(stderr, "LLVM ERROR: %s\n", fe.Msg)
+		return 1
+	}
+	fmt.Fprintf(stderr, "%s: error: %s\n", argv0, err.Error())
+	return 1
+}
+
+func printHelp(w io.Writer, which, argv0 string) {
+	b, err := helpTexts.ReadFile("help/" + which + ".txt")
+	if err != nil {
+		return
+	}
+	io.WriteString(w, strings.Replace(string(b), "{{PROG}}", filepath.Base(argv0), 1))
+}

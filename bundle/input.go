@@ -1,0 +1,120 @@
+package bundle
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// input is an input file opened for random access. Files are read in place;
+// standard input and decompressed bundles are held in memory.
+type input struct {
+	path string
+	r    io.ReaderAt
+	size int64
+	file *os.File
+	// compressed is true when r is the decompressed content of a CCOB.
+	compressed bool
+	// more holds the further bundles of an input made of several CCOBs.
+	more []*input
+}
+
+func (in *input) close() {
+	if in.file != nil {
+		in.file.Close()
+	}
+}
+
+// bytes returns the whole content (reading it into memory if needed).
+func (in *input) bytes() ([]byte, error) {
+	if br, ok := in.r.(*bytes.Reader); ok {
+		b := make([]byte, br.Len())
+		_, err := br.ReadAt(b, 0)
+		if err == io.EOF {
+			err = nil
+		}
+		return b, err
+	}
+	b := make([]byte, in.size)
+	_, err := in.r.ReadAt(b, 0)
+	if err == io.EOF && int64(len(b)) == in.size {
+		err = nil
+	}
+	return b, err
+}
+
+// openRaw opens path ("-" is standard input) without decompressing.
+func (j *job) openRaw(path string) (*input, error) {
+	if path == "-" {
+		data, err := io.ReadAll(j.Stdin)
+		if err != nil {
+			return nil, pathError(path, err)
+		}
+		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data))}, nil
+	}
+	if path == "" {
+		return nil, pathError(path, syscall.ENOENT)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, pathError(path, err)
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, pathError(path, syscall.EISDIR)
+	}
+	if !fi.Mode().IsRegular() {
+		// Pipes and devices: read them whole, as LLVM does.
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return nil, pathError(path, err)
+		}
+		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data))}, nil
+	}
+	return &input{path: path, r: f, size: fi.Size(), file: f}, nil
+}
+
+// openInput opens an input to list or unbundle and decompresses it when it
+// is a CCOB, printing LLVM's verbose lines.
+func (j *job) openInput(path string) (*input, error) {
+	in, err := j.openRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	if in.size < 8 {
+		return in, nil
+	}
+	var magic [4]byte
+	if _, err := in.r.ReadAt(magic[:], 0); err != nil {
+		in.close()
+		return nil, pathError(path, err)
+	}
+	if string(magic[:]) != "CCOB" {
+		if j.Verbose {
+			fmt.Fprintln(j.Stderr, "Uncompressed bundle.")
+		}
+		return in, nil
+	}
+	data, err := in.bytes()
+	in.close()
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	parts, err := j.decompressAll(data)
+	if err != nil {
+		return nil, errorf("Failed to decompress input: %s", err.Error())
+	}
+	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0])), compressed: true}
+	for _, p := range parts[1:] {
+		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p)), compressed: true})
+	}
+	return first, nil
+}

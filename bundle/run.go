@@ -1,0 +1,282 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/targetid"
+)
+
+func asPathError(err error, pe **os.PathError) bool { return errors.As(err, pe) }
+
+// job is one validated invocation.
+type job struct {
+	Options
+	inputs, outputs []string
+	targets         []target
+	hostIndex       int // index of the last host target, -1 if none
+	hipOnly         bool
+	env             envSettings
+}
+
+// target is a command-line target: as given and standardised.
+type target struct {
+	raw string
+	id  targetid.ID
+	std string
+}
+
+func (j *job) warnf(format string, a ...any) {
+	fmt.Fprintf(j.Stderr, "%s: warning: %s\n", j.Argv0, fmt.Sprintf(format, a...))
+}
+
+// Run performs one bundler invocation. A returned *Error carries LLVM's
+// message text; the caller prints it after "<argv0>: error: ".
+func Run(o Options) error {
+	if o.Stdin == nil {
+		o.Stdin = os.Stdin
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.LookupEnv == nil {
+		o.LookupEnv = os.LookupEnv
+	}
+	j := &job{Options: o, hostIndex: -1}
+	j.env = readEnv(o.LookupEnv, o.Stderr)
+	j.applyEnv()
+	if err := j.validate(); err != nil {
+		return err
+	}
+	if j.List {
+		return j.list()
+	}
+	if j.Unbundle {
+		if j.Type == "a" {
+			return j.unbundleArchive()
+		}
+		return j.unbundle()
+	}
+	return j.bundle()
+}
+
+// validate checks the options in LLVM 22's order (spec bundler.md §1.4).
+func (j *job) validate() error {
+	if j.InputsGiven && j.InputGiven {
+		return errorf("-inputs and -input cannot be used together, use only -input instead")
+	}
+	j.inputs = append(append([]string(nil), j.Input...), j.Inputs...)
+	if len(j.Inputs) > 0 {
+		j.warnf("-inputs is deprecated, use -input instead")
+	}
+	if j.OutputsGiven && j.OutputGiven {
+		return errorf("-outputs and -output cannot be used together, use only -output instead")
+	}
+	j.outputs = append(append([]string(nil), j.Output...), j.Outputs...)
+	if len(j.Outputs) > 0 {
+		j.warnf("-outputs is deprecated, use -output instead")
+	}
+	if j.List {
+		switch {
+		case j.Unbundle:
+			return errorf("-unbundle and -list cannot be used together")
+		case len(j.inputs) != 1:
+			return errorf("only one input file supported for -list")
+		case len(j.outputs) > 0:
+			return errorf("-outputs option is invalid for -list")
+		case len(j.Targets) > 0:
+			return errorf("-targets option is invalid for -list")
+		}
+		return nil
+	}
+	if j.CheckArchive {
+		if !j.Unbundle {
+			return errorf("-check-input-archive cannot be used while bundling")
+		}
+		if j.Type != "a" {
+			return errorf("-check-input-archive can only be used for unbundling archives (-type=a)")
+		}
+	}
+	if len(j.outputs) == 0 {
+		return errorf("no output file specified!")
+	}
+	if !j.TargetsGiven {
+		return errorf("for the --targets option: must be specified at least once!")
+	}
+	if j.Unbundle {
+		if len(j.inputs) != 1 {
+			return errorf("only one input file supported in unbundling mode")
+		}
+		if len(j.outputs) != len(j.Targets) {
+			return errorf("number of output files and targets should match in unbundling mode")
+		}
+	} else {
+		if j.Type == "a" {
+			return errorf("Archive files are only supported for unbundling")
+		}
+		if len(j.outputs) != 1 {
+			return errorf("only one output file supported in bundling mode")
+		}
+		if len(j.inputs) != len(j.Targets) {
+			return errorf("number of input files and targets should match in bundling mode")
+		}
+	}
+	if err := j.parseTargets(); err != nil {
+		return err
+	}
+	if j.Align == 0 && !j.Unbundle {
+		// LLVM 22 dies of a division by zero here.
+		return errorf("invalid -bundle-align=0: the alignment must be at least 1")
+	}
+	return nil
+}
+
+func (j *job) parseTargets() error {
+	seen := map[string]bool{}
+	byTriple := map[string][]string{} // kind-rawtriple -> target IDs
+	hosts := 0
+	j.hipOnly = true
+	for i, raw := range j.Targets {
+		if seen[raw] {
+			return errorf("Duplicate targets are not allowed")
+		}
+		seen[raw] = true
+		id, ok := targetid.Parse(raw)
+		if !ok {
+			return errorf("Targets need to follow the format '<offload kind>-<target triple>', where '<target triple>' follows the format '<kind>-<arch>-<vendor>-<os>-<env>[-<target id>[:target features]]'.")
+		}
+		if !id.ValidKind() || !id.ValidTriple() {
+			return errorf("%s", targetid.InvalidTargetMessage(raw, id))
+		}
+		key := id.Kind + "-" + id.Triple()
+		byTriple[key] = append(byTriple[key], id.TargetID)
+		if id.IsHost() {
+			hosts++
+			j.hostIndex = i
+		}
+		if id.Kind != "hip" && id.Kind != "hipv4" {
+			j.hipOnly = false
+		}
+		j.targets = append(j.targets, target{raw: raw, id: id, std: id.Standard()})
+	}
+	keys := make([]string, 0, len(byTriple))
+	for k := range byTriple {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, tid := range byTriple[k] {
+			if tid == "" {
+				continue
+			}
+			if _, _, ok := targetid.ParseTargetIDFeatures(tid); !ok {
+				// LLVM 22 crashes on these; we say what is wrong.
+				return errorf("invalid target ID '%s' in target '%s-%s': features must be ':name+' or ':name-', each at most once", tid, k, tid)
+			}
+		}
+		if a, b, ok := targetid.ConflictingPair(byTriple[k]); ok {
+			return errorf("Cannot bundle inputs with conflicting targets: '%s-%s' and '%s-%s'", k, a, k, b)
+		}
+	}
+	if (j.Unbundle && hosts > 1) || (!j.Unbundle && hosts != 1 && !j.hipOnly) {
+		return errorf("expecting exactly one host target but got %d", hosts)
+	}
+	return nil
+}
+
+// fileKind is how a -type value is handled.
+type fileKind int
+
+const (
+	kindInvalid fileKind = iota
+	kindText
+	kindBinary
+	kindObject
+	kindArchive
+)
+
+func kindOf(typ string) fileKind {
+	switch typ {
+	case "i", "ii", "cui", "hipi", "d", "ll", "s":
+		return kindText
+	case "bc", "gch", "ast":
+		return kindBinary
+	case "o":
+		return kindObject
+	case "a":
+		return kindArchive
+	}
+	return kindInvalid
+}
+
+func (j *job) invalidType() error { return errorf("'%s': invalid file type specified", j.Type) }
+
+// formatList joins IDs as LLVM's "Can't find bundles for" message does.
+func formatList(ids []string) string {
+	s := append([]string(nil), ids...)
+	sort.Strings(s)
+	switch len(s) {
+	case 1:
+		return s[0]
+	case 2:
+		return s[0] + " and " + s[1]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + ", and " + s[len(s)-1]
+}
+
+// outputs collects unbundle outputs and commits them all at the end, so that
+// an error leaves no output behind and existing files untouched.
+type outputSet struct {
+	files []*atomicfile.File
+}
+
+func (s *outputSet) create(path string) (*atomicfile.File, error) {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	s.files = append(s.files, f)
+	return f, nil
+}
+
+func (s *outputSet) commit() error {
+	for _, f := range s.files {
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *outputSet) abort() {
+	for _, f := range s.files {
+		f.Abort()
+	}
+}
+
+// copyRange copies n bytes at off of src to dst, letting the kernel copy
+// file to file (copy_file_range) when both are files.
+func copyRange(dst io.Writer, src io.ReaderAt, off, n int64) error {
+	var r io.Reader
+	if f, ok := src.(*os.File); ok {
+		if _, err := f.Seek(off, io.SeekStart); err != nil {
+			return err
+		}
+		r = io.LimitReader(f, n)
+	} else {
+		r = io.NewSectionReader(src, off, n)
+	}
+	m, err := io.Copy(dst, r)
+	if err == nil && m != n {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}

@@ -1,0 +1,260 @@
+package bundle
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/internal/llvmhash"
+	"github.com/goffload/goffload/targetid"
+	"github.com/goffload/goffload/textfmt"
+)
+
+// walker visits the bundles of a container in the order LLVM 22 visits
+// them: file order for text, section order for objects, StringMap order for
+// the binary format.
+type walker interface {
+	// next returns the next bundle ID, or false at the end.
+	next() (string, bool, error)
+	// extract writes the current bundle's payload.
+	extract(w io.Writer) error
+}
+
+// walkerFor picks the handler for an input as LLVM does: by -type, and for
+// -type=o by whether the content is an object file. An input made of several
+// compressed bundles is walked one bundle after the other.
+func (j *job) walkerFor(in *input) (walker, error) {
+	w, err := j.walkerFor1(in)
+	if err != nil || len(in.more) == 0 {
+		return w, err
+	}
+	chain := &chainWalker{ws: []walker{w}}
+	for _, m := range in.more {
+		w, err := j.walkerFor1(m)
+		if err != nil {
+			return nil, err
+		}
+		chain.ws = append(chain.ws, w)
+	}
+	return chain, nil
+}
+
+// chainWalker walks several containers one after the other.
+type chainWalker struct {
+	ws []walker
+	i  int
+}
+
+func (c *chainWalker) next() (string, bool, error) {
+	for c.i < len(c.ws) {
+		id, ok, err := c.ws[c.i].next()
+		if ok || err != nil {
+			return id, ok, err
+		}
+		c.i++
+	}
+	return "", false, nil
+}
+
+func (c *chainWalker) extract(w io.Writer) error { return c.ws[c.i].extract(w) }
+
+func (j *job) walkerFor1(in *input) (walker, error) {
+	switch kindOf(j.Type) {
+	case kindText:
+		c, _ := textfmt.Comment(j.Type)
+		data, err := in.bytes()
+		if err != nil {
+			return nil, pathError(in.path, err)
+		}
+		return &textWalker{r: textfmt.NewReader(data, c)}, nil
+	case kindBinary, kindArchive:
+		return newBinaryWalker(in)
+	case kindObject:
+		if w, ok, err := j.objectWalker(in); ok || err != nil {
+			return w, err
+		}
+		return newBinaryWalker(in)
+	}
+	return nil, j.invalidType()
+}
+
+type textWalker struct{ r *textfmt.Reader }
+
+func (t *textWalker) next() (string, bool, error) {
+	id, ok := t.r.Next()
+	return id, ok, nil
+}
+
+func (t *textWalker) extract(w io.Writer) error {
+	p, err := t.r.Payload()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(p)
+	return err
+}
+
+// listText lists text bundles, skipping each END line as LLVM's list does.
+type listTextWalker struct{ textWalker }
+
+func (t *listTextWalker) next() (string, bool, error) {
+	id, ok := t.r.Next()
+	if ok {
+		t.r.SkipEnd()
+	}
+	return id, ok, nil
+}
+
+type binaryWalker struct {
+	in      *input
+	entries []binfmt.Entry
+	i       int
+}
+
+func newBinaryWalker(in *input) (*binaryWalker, error) {
+	entries, err := binfmt.ReadEntries(in.r, in.size)
+	if err != nil {
+		return nil, errorf("'%s': invalid bundle header: %v", in.path, err)
+	}
+	return &binaryWalker{in: in, entries: binfmt.VisitOrder(entries), i: -1}, nil
+}
+
+func (b *binaryWalker) next() (string, bool, error) {
+	b.i++
+	if b.i >= len(b.entries) {
+		return "", false, nil
+	}
+	return b.entries[b.i].ID, true, nil
+}
+
+func (b *binaryWalker) extract(w io.Writer) error {
+	e := b.entries[b.i]
+	return copyRange(w, b.in.r, e.Offset, e.Size)
+}
+
+// list prints the bundle IDs of the single input.
+func (j *job) list() error {
+	in, err := j.openInput(j.inputs[0])
+	if err != nil {
+		return err
+	}
+	defer in.close()
+	w, err := j.walkerFor(in)
+	if err != nil {
+		return err
+	}
+	w = listWalker(w)
+	for {
+		id, ok, err := w.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if _, err := fmt.Fprintln(j.Stdout, id); err != nil {
+			return ioFailure(err)
+		}
+	}
+}
+
+// listWalker makes text walkers skip END lines, as LLVM's list does.
+func listWalker(w walker) walker {
+	switch t := w.(type) {
+	case *textWalker:
+		return &listTextWalker{*t}
+	case *chainWalker:
+		for i := range t.ws {
+			t.ws[i] = listWalker(t.ws[i])
+		}
+	}
+	return w
+}
+
+// ioFailure is LLVM's fatal error for a failed write to an output stream.
+func ioFailure(err error) error {
+	return &FatalError{Msg: "IO failure on output stream: " + strerror(err)}
+}
+
+// FatalError is printed as "LLVM ERROR: <Msg>" with no program prefix.
+type FatalError struct{ Msg string }
+
+func (e *FatalError) Error() string { return e.Msg }
+
+// unbundle extracts the requested targets (spec bundler.md §3.4).
+func (j *job) unbundle() error {
+	in, err := j.openInput(j.inputs[0])
+	if err != nil {
+		return err
+	}
+	defer in.close()
+	w, err := j.walkerFor(in)
+	if err != nil {
+		return err
+	}
+
+	// The work list maps standardised targets to outputs; a later target
+	// that standardises to the same ID replaces the earlier one's output.
+	var work llvmhash.StringMap[string]
+	for i, t := range j.targets {
+		work.Set(t.std, j.outputs[i])
+	}
+	total := len(j.targets) // LLVM compares with the CLI count, duplicates included
+
+	var outs outputSet
+	defer outs.abort()
+	for work.Len() > 0 {
+		id, ok, err := w.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if _, ok := targetid.Parse(id); !ok {
+			return errorf("invalid bundle id read from the bundle")
+		}
+		var match string
+		for _, t := range work.Keys() {
+			if targetid.Compatible(id, t, j.HipOpenMP) {
+				match = t
+				break
+			}
+		}
+		if match == "" {
+			continue
+		}
+		path, _ := work.Get(match)
+		f, err := outs.create(path)
+		if err != nil {
+			return err
+		}
+		if err := w.extract(f); err != nil {
+			return errorf("'%s': %v", path, err)
+		}
+		work.Erase(match)
+	}
+	remaining := work.Keys()
+	if len(remaining) > 0 && !j.AllowMissing {
+		return errorf("Can't find bundles for %s", formatList(remaining))
+	}
+	for _, t := range remaining {
+		path, _ := work.Get(t)
+		f, err := outs.create(path)
+		if err != nil {
+			return err
+		}
+		if len(remaining) == total && isHostID(t) {
+			// Nothing was extracted: the host gets the whole input.
+			if err := copyRange(f, in.r, 0, in.size); err != nil {
+				return errorf("'%s': %v", path, err)
+			}
+		}
+	}
+	return outs.commit()
+}
+
+func isHostID(std string) bool {
+	id, ok := targetid.Parse(std)
+	return ok && id.IsHost()
+}

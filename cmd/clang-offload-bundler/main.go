@@ -1,0 +1,14 @@
+// Command clang-offload-bundler is goffload's drop-in replacement for LLVM
+// 22's clang-offload-bundler: it bundles, unbundles and lists offload
+// bundles with the same options, output bytes and messages.
+package main
+
+import (
+	"os"
+
+	"github.com/goffload/goffload/bundle"
+)
+
+func main() {
+	os.Exit(bundle.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,312 @@
+// Package hda unbundles heterogeneous device archives: static libraries whose
+// members are offload bundles (ELF fat objects, binary bundles, compressed
+// bundles). For each requested target it writes one archive holding every
+// compatible code object, named and ordered exactly as LLVM 22's
+// clang-offload-bundler -type=a -unbundle does, with LLVM's symbol table.
+//
+// Member payloads are not held in memory: ELF bundle sections and binary
+// bundle entries are written straight from the input archive. Only
+// compressed members (decompressed) and host objects (stripped) are built in
+// memory, one member at a time.
+package hda
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/objfmt"
+	"github.com/goffload/goffload/targetid"
+)
+
+// Options describes one archive unbundling.
+type Options struct {
+	// Archive is the input, with its name as given (used in messages and to
+	// find thin archives' members).
+	Archive     io.ReaderAt
+	ArchiveSize int64
+	ArchiveName string
+
+	// Targets are the requested bundle IDs, standardised, in command-line
+	// order, and Outputs the archive written for each.
+	Targets []string
+	Outputs []string
+
+	AllowMissing bool // write an empty archive for a target with no code object
+	HipOpenMP    bool // hip/hipv4 and openmp kinds are compatible
+	CheckInput   bool // -check-input-archive: reject members with conflicting target IDs
+
+	// Decompress, when set, is called for members that start with "CCOB"
+	// and returns the decompressed member (LLVM 22's reader semantics).
+	Decompress func(member []byte) ([]byte, error)
+	// Uncompressed is called for members of at least 8 bytes that are not
+	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
+	Uncompressed func()
+}
+
+// Error is a failure with LLVM's message text.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(format, a...)} }
+
+// codeObject is one extracted member of an output archive.
+type codeObject struct {
+	name string
+	data io.ReaderAt
+	size int64
+}
+
+// Unbundle performs the unbundling and writes every output, atomically.
+func Unbundle(o Options) error {
+	var magic [8]byte
+	if n, _ := o.Archive.ReadAt(magic[:], 0); n < len(magic) || !ar.IsArchive(magic[:]) {
+		// LLVM says this of every input that is not an archive.
+		return errorf("file too small to be an archive")
+	}
+	rd, err := ar.NewReader(o.Archive, o.ArchiveSize, o.ArchiveName)
+	if err != nil {
+		return archiveError(err)
+	}
+	defer rd.Close()
+	members, err := rd.Members()
+	if err != nil {
+		return archiveError(err)
+	}
+	if o.CheckInput {
+		if err := checkMembers(o, members); err != nil {
+			return err
+		}
+	}
+	lists := make([][]codeObject, len(o.Targets))
+	for _, m := range members {
+		if err := o.extractMember(m, lists); err != nil {
+			return err
+		}
+	}
+	// Outputs are written in command-line order; a target without code
+	// objects stops the run (earlier archives stay, as in LLVM).
+	for i, t := range o.Targets {
+		if len(lists[i]) == 0 && !o.AllowMissing {
+			return errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", t, o.ArchiveName)
+		}
+		if err := writeArchive(o.Outputs[i], lists[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// archiveError gives LLVM's text for a malformed archive when there is one.
+func archiveError(err error) error {
+	var fe *ar.FormatError
+	if errors.As(err, &fe) && fe.LLVM != "" {
+		return errorf("%s", fe.LLVM)
+	}
+	return errorf("%v", err)
+}
+
+// memberData opens a member's content, decompressing a CCOB.
+func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
+	sr, err := m.Open()
+	if err != nil {
+		return nil, 0, errorf("%v", err)
+	}
+	size := sr.Size()
+	if size < 8 {
+		return sr, size, nil
+	}
+	var magic [4]byte
+	if _, err := sr.ReadAt(magic[:], 0); err != nil {
+		return nil, 0, errorf("%s: %v", m.Name, err)
+	}
+	if string(magic[:]) != "CCOB" {
+		if o.Uncompressed != nil {
+			o.Uncompressed()
+		}
+		return sr, size, nil
+	}
+	if o.Decompress == nil {
+		return sr, size, nil
+	}
+	raw := make([]byte, size)
+	if _, err := sr.ReadAt(raw, 0); err != nil && err != io.EOF {
+		return nil, 0, errorf("%s: %v", m.Name, err)
+	}
+	out, err := o.Decompress(raw)
+	if err != nil {
+		return nil, 0, errorf("Failed to decompress code object: %v", err)
+	}
+	return bytes.NewReader(out), int64(len(out)), nil
+}
+
+// bundle is one entry of a member, in the order LLVM visits them.
+type bundle struct {
+	id          string
+	off, size   int64
+	placeholder bool // a one-NUL-byte host section: the stripped object
+}
+
+// bundlesOf dispatches a member as LLVM does: the object handler when it is
+// an object file, else the binary format. Text bundles, plain objects and
+// anything else have no bundles.
+func bundlesOf(r io.ReaderAt, size int64) ([]bundle, bool, error) {
+	if objfmt.IsObject(r, size) {
+		if !objfmt.IsELF(r, size) {
+			return nil, true, nil
+		}
+		bs, err := objfmt.ReadBundles(r, size)
+		if err != nil {
+			return nil, true, err
+		}
+		out := make([]bundle, len(bs))
+		for i, b := range bs {
+			out[i] = bundle{id: b.ID, off: b.Offset, size: b.Size, placeholder: b.HostPlaceholder}
+		}
+		return out, true, nil
+	}
+	entries, err := binfmt.ReadEntries(r, size)
+	if err != nil {
+		return nil, false, err
+	}
+	var out []bundle
+	for _, e := range binfmt.VisitOrder(entries) {
+		out = append(out, bundle{id: e.ID, off: e.Offset, size: e.Size})
+	}
+	return out, false, nil
+}
+
+func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
+	r, size, err := o.memberData(m)
+	if err != nil {
+		return err
+	}
+	bundles, isObj, err := bundlesOf(r, size)
+	if err != nil {
+		return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+	}
+	base := path.Base(m.Name)
+	stem, ext := splitExt(base)
+	for _, b := range bundles {
+		id, ok := targetid.Parse(b.id)
+		if !ok {
+			return errorf("Invalid bundle id read from code object")
+		}
+		var hits []int
+		for i, t := range o.Targets {
+			if targetid.Compatible(b.id, t, o.HipOpenMP) {
+				hits = append(hits, i)
+			}
+		}
+		if len(hits) == 0 {
+			continue
+		}
+		co := codeObject{name: memberName(stem, ext, b.id, id.TargetID), data: r, size: b.size}
+		if b.placeholder && isObj {
+			var buf bytes.Buffer
+			if err := objfmt.StripBundles(&buf, r, size); err != nil {
+				return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+			}
+			co.data, co.size = bytes.NewReader(buf.Bytes()), int64(buf.Len())
+		} else {
+			co.data = io.NewSectionReader(r, b.off, b.size)
+		}
+		for _, i := range hits {
+			lists[i] = append(lists[i], co)
+		}
+	}
+	return nil
+}
+
+// memberName builds LLVM's name for an extracted code object:
+// <stem>-<storedID><stem><ext>, every ':' replaced by '_', where ext is .bc
+// for AMD GPU code, .cubin for NVIDIA code, else the member's own extension.
+func memberName(stem, ext, storedID, targetID string) string {
+	switch {
+	case strings.Contains(targetID, "gfx"):
+		ext = ".bc"
+	case strings.Contains(targetID, "sm_"):
+		ext = ".cubin"
+	}
+	return strings.ReplaceAll(stem+"-"+storedID+stem+ext, ":", "_")
+}
+
+// splitExt splits "my.lib.o" into "my.lib" and ".o".
+func splitExt(name string) (string, string) {
+	if i := strings.LastIndexByte(name, '.'); i > 0 || (i == 0 && len(name) > 1) {
+		return name[:i], name[i:]
+	}
+	return name, ""
+}
+
+// checkMembers applies the target-ID conflict rule to each member's bundle
+// IDs (raw, not decompressed: compressed members always pass).
+func checkMembers(o Options, members []*ar.Member) error {
+	for _, m := range members {
+		sr, err := m.Open()
+		if err != nil {
+			return errorf("%v", err)
+		}
+		bundles, _, err := bundlesOf(sr, sr.Size())
+		if err != nil {
+			return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+		}
+		set := map[string]bool{}
+		for _, b := range bundles {
+			set[b.id] = true
+		}
+		ids := make([]string, 0, len(set))
+		for id := range set {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		if a, b, ok := targetid.ConflictingPair(ids); ok {
+			return errorf("conflicting TargetIDs [%s, %s] found in %s of %s", a, b, m.Name, o.ArchiveName)
+		}
+	}
+	return nil
+}
+
+// writeArchive writes one output archive atomically. "-" is a file named
+// "-" here, as in LLVM. Write errors carry no path, as in LLVM.
+func writeArchive(name string, objs []codeObject) error {
+	f, err := atomicfile.CreateFile(name)
+	if err != nil {
+		return errorf("%s", strerror(err))
+	}
+	defer f.Abort()
+	members := make([]ar.NewMember, len(objs))
+	for i, c := range objs {
+		members[i] = ar.NewMember{Name: c.name, Data: c.data, Size: c.size}
+	}
+	if err := ar.WriteGNU(f, members); err != nil {
+		return errorf("%v", err)
+	}
+	if err := f.Commit(); err != nil {
+		return errorf("%s", strerror(err))
+	}
+	return nil
+}
+
+func strerror(err error) string {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			break
+		}
+		err = u
+	}
+	s := err.Error()
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}

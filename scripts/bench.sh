@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Benchmarks goffload's clang-offload-bundler against LLVM 22's in one run:
+# list, bundle and unbundle of a 1.5 GiB bundle (1 GiB + 512 MiB device
+# files), with `cp` of the same bytes as the floor; prints wall time and peak
+# RSS for each. Usage: scripts/bench.sh [workdir]  (needs ~6 GiB free).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$(mktemp -d)}
+LLVM=${GOFFLOAD_LLVM_DIR:-/usr/lib/llvm-22/bin}/clang-offload-bundler
+OURS=$work/goffload-bundler
+mkdir -p "$work"
+(cd "$root" && go build -o "$OURS" ./cmd/clang-offload-bundler)
+
+[ -f "$work/dev1" ] || head -c $((1 << 30)) /dev/urandom > "$work/dev1"
+[ -f "$work/dev2" ] || head -c $((512 << 20)) /dev/urandom > "$work/dev2"
+printf 'host' > "$work/host"
+T=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906,hip-amdgcn-amd-amdhsa--gfx90a
+
+measure() { # label command...
+  local out
+  out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  set -- $out
+  printf '%-10s %8.2f s %10.1f MB\n' "$label" "$1" "$(echo "$2/1024" | bc -l)"
+}
+run() { # what
+  local what=$1; shift
+  echo "== $what"
+  for tool in LLVM ours; do
+    bin=$LLVM; [ $tool = ours ] && bin=$OURS
+    [ -x "$bin" ] || { echo "$tool: not found"; continue; }
+    label=$tool measure "$bin" "$@"
+  done
+}
+
+cd "$work"
+sync
+echo "== floor"
+label="cp" measure sh -c 'cat host dev1 dev2 > floor.bin'
+rm -f floor.bin
+run "bundle 1.5 GiB" -type=bc -targets=$T -input=host -input=dev1 -input=dev2 -output=b.bc
+run "list" -type=bc -list -input=b.bc
+run "unbundle 1 GiB target" -type=bc -unbundle -targets=hip-amdgcn-amd-amdhsa--gfx906 -input=b.bc -output=out1
+rm -f b.bc out1
