@@ -1,0 +1,119 @@
+package bundle_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/goffload/goffload/internal/difftest"
+	"github.com/goffload/goffload/internal/llvmref"
+)
+
+// objectFiles compiles host objects of several kinds with clang 22 and gcc.
+func objectFiles(t *testing.T) map[string][]byte {
+	t.Helper()
+	clang := llvmref.Need(t, "clang")
+	dir := t.TempDir()
+	src := "int g = 1; static int s(int x){return x+g;} int f(int x){return s(x)*2;}\n" +
+		"__attribute__((weak)) int w(void){return 3;}\nint common_sym;\n"
+	os.WriteFile(filepath.Join(dir, "h.c"), []byte(src), 0o644)
+	os.WriteFile(filepath.Join(dir, "h.cc"), []byte("template<class T> T tf(T x){return x;} inline int il(){return 4;} int use(){return tf(1)+il();}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d1"), []byte("DEVICE ONE"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d2"), []byte("DEVICE TWO!"), 0o644)
+	os.WriteFile(filepath.Join(dir, "nul"), []byte{0}, 0o644)
+	run := func(argv ...string) bool {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Logf("%v: %v\n%s", argv, err, out)
+		}
+		return err == nil
+	}
+	run(clang, "-c", "-O1", "h.c", "-o", "clang.o")
+	run(clang, "-c", "-g", "-ffunction-sections", "h.c", "-o", "clang-g.o")
+	run(clang, "-c", "h.cc", "-o", "clang-cxx.o")
+	run(clang, "-c", "--target=i686-linux-gnu", "h.c", "-o", "clang32.o")
+	run(clang, "-c", "--target=powerpc64-linux-gnu", "h.c", "-o", "clangbe.o")
+	run(clang, "-shared", "-fPIC", "-nostdlib", "h.c", "-o", "lib.so")
+	if _, err := exec.LookPath("gcc"); err == nil {
+		run("gcc", "-c", "-O2", "h.c", "-o", "gcc.o")
+	}
+	files := map[string][]byte{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		files[e.Name()] = b
+	}
+	return files
+}
+
+func TestDiffObject(t *testing.T) {
+	ref, ours := tools(t)
+	files := objectFiles(t)
+	const (
+		hostT = "host-x86_64-unknown-linux-gnu"
+		d906  = "hip-amdgcn-amd-amdhsa--gfx906"
+		omp   = "openmp-x86_64-unknown-linux-gnu"
+	)
+	var cases []difftest.Case
+	for _, h := range []string{"clang.o", "clang-g.o", "clang-cxx.o", "clang32.o", "clangbe.o", "lib.so", "gcc.o"} {
+		if files[h] == nil {
+			continue
+		}
+		cases = append(cases,
+			difftest.Case{Files: files, Args: []string{"-type=o", "-targets=" + hostT + "," + d906 + "," + omp, "-input=" + h, "-input=d1", "-input=d2", "-output=fat.o"}},
+			difftest.Case{Files: files, Args: []string{"-type=o", "-targets=" + d906 + "," + hostT, "-input=d1", "-input=" + h, "-output=fat.o"}},
+		)
+	}
+	compare(t, ref, ours, cases)
+
+	// Unbundle and list what LLVM bundled.
+	var more []difftest.Case
+	for _, h := range []string{"clang.o", "clang-g.o", "clang-cxx.o", "clang32.o", "clangbe.o", "lib.so", "gcc.o"} {
+		if files[h] == nil {
+			continue
+		}
+		out := difftest.Run(t, ref, difftest.Case{Files: files, Args: []string{"-type=o", "-targets=" + hostT + "," + d906 + "," + omp, "-input=" + h, "-input=d1", "-input=nul", "-output=fat.o"}})
+		if out.Code != 0 {
+			t.Fatalf("bundling %s: %s", h, out.Stderr)
+		}
+		f2 := map[string][]byte{"fat.o": out.Files["fat.o"]}
+		more = append(more,
+			difftest.Case{Name: h + " list", Files: f2, Args: []string{"-type=o", "-list", "-input=fat.o"}},
+			difftest.Case{Name: h + " unbundle", Files: f2, Args: []string{"-type=o", "-unbundle", "-targets=" + hostT + "," + d906 + "," + omp, "-input=fat.o", "-output=h.o", "-output=d1.o", "-output=d2.o"}},
+			difftest.Case{Name: h + " unbundle missing", Files: f2, Args: []string{"-type=o", "-unbundle", "-targets=hip-amdgcn-amd-amdhsa--gfx90a", "-input=fat.o", "-output=x"}},
+			difftest.Case{Name: h + " allow missing", Files: f2, Args: []string{"-type=o", "-unbundle", "-allow-missing-bundles", "-targets=hip-amdgcn-amd-amdhsa--gfx90a,host-x86_64-unknown-linux", "-input=fat.o", "-output=x", "-output=y"}},
+		)
+	}
+	more = append(more,
+		difftest.Case{Name: "plain object list", Files: files, Args: []string{"-type=o", "-list", "-input=clang.o"}},
+		difftest.Case{Name: "plain object allow missing", Files: files, Args: []string{"-type=o", "-unbundle", "-allow-missing-bundles", "-targets=" + hostT + "," + d906, "-input=clang.o", "-output=x", "-output=y"}},
+		difftest.Case{Name: "truncated object is binary", Files: map[string][]byte{"t.o": files["clang.o"][:100], "d1": []byte("x")}, Args: []string{"-type=o", "-targets=" + hostT + "," + d906, "-input=t.o", "-input=d1", "-output=fat.o"}},
+	)
+	compare(t, ref, ours, more)
+}
+
+var tmpRE = regexp.MustCompile(`clang-offload-bundler-[0-9a-f]{6}\.tmp`)
+
+// -### prints llvm-objcopy's command line; temp file names are random.
+func TestDiffObjectDryRun(t *testing.T) {
+	ref, ours := tools(t)
+	files := objectFiles(t)
+	for _, args := range [][]string{
+		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###"},
+	} {
+		c := difftest.Case{Files: files, Args: args, Argv0: "clang-offload-bundler"}
+		want, got := difftest.Run(t, ref, c), difftest.Run(t, ours, c)
+		want.Stderr = tmpRE.ReplaceAllString(want.Stderr, "TMP")
+		got.Stderr = tmpRE.ReplaceAllString(got.Stderr, "TMP")
+		// The objcopy path LLVM prints is found from its own location.
+		got.Stderr = regexp.MustCompile(`^"[^"]*llvm-objcopy"`).ReplaceAllString(got.Stderr, `"OBJCOPY"`)
+		want.Stderr = regexp.MustCompile(`^"[^"]*llvm-objcopy"`).ReplaceAllString(want.Stderr, `"OBJCOPY"`)
+		if d := difftest.Diff(want, got); d != "" {
+			t.Errorf("%v\n%s", args, d)
+		}
+	}
+}
