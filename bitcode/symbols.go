@@ -28,37 +28,51 @@ var errNoSymtab = errors.New("no usable irsymtab")
 // stores them.
 //
 // The names come from the irsymtab that LLVM 5 and later write into every
-// bitcode file. An irsymtab made by another LLVM release with the same format
-// version (3) is trusted; LLVM 22 would rebuild it from the IR, normally with
-// the same result. When there is no usable irsymtab (as in files made by
-// llvm-cat -b, or for targets LLVM was built without), Symbols works the
-// names out from the module's global value records as LLVM does; where that
-// needs more than this package knows, the error wraps ErrSymtabRebuild.
+// bitcode file. When there is no usable irsymtab (as in files made by
+// llvm-cat -b, or for targets LLVM was built without) or another LLVM
+// release wrote it (its producer is not "22.1.8"), Symbols works the names out
+// from the modules' global value records, as LLVM does. Where that needs
+// more than this package knows, an irsymtab of the right format version is
+// trusted, and without one the error wraps ErrSymtabRebuild.
 func Symbols(r io.ReaderAt, size int64) ([]string, error) {
 	f, err := openFile(r, size)
 	if err != nil {
 		return nil, err
 	}
-	names, err := f.symbols()
+	names, producer, err := f.symbols()
 	if errors.Is(err, errNoSymtab) {
 		return f.irSymbols()
+	}
+	if err == nil && producer != symtabProducer {
+		// LLVM 22 rebuilds a table another release wrote; do the same
+		// where we can, and trust the old table where we cannot.
+		if ir, irErr := f.irSymbols(); irErr == nil {
+			return ir, nil
+		} else if !errors.Is(irErr, ErrSymtabRebuild) {
+			return nil, irErr
+		}
 	}
 	return names, err
 }
 
-func (f *file) symbols() ([]string, error) {
+// symbols reads the names from the irsymtab and returns its producer too.
+func (f *file) symbols() ([]string, string, error) {
 	st, str := f.symtab, f.symStrtab
 	switch {
 	case !f.haveSymtab:
-		return nil, fmt.Errorf("bitcode: no SYMTAB block: %w", errNoSymtab)
+		return nil, "", fmt.Errorf("bitcode: no SYMTAB block: %w", errNoSymtab)
 	case f.symStrtab == nil && len(f.symtab) > 0:
-		return nil, fmt.Errorf("bitcode: no STRTAB block after the SYMTAB block: %w", errNoSymtab)
+		return nil, "", fmt.Errorf("bitcode: no STRTAB block after the SYMTAB block: %w", errNoSymtab)
 	case len(st) < headerSize:
-		return nil, fmt.Errorf("bitcode: irsymtab of %d bytes is shorter than its %d-byte header: %w", len(st), headerSize, errNoSymtab)
+		return nil, "", fmt.Errorf("bitcode: irsymtab of %d bytes is shorter than its %d-byte header: %w", len(st), headerSize, errNoSymtab)
 	}
 	word := func(off int) uint32 { return binary.LittleEndian.Uint32(st[off:]) }
 	if v := word(hdrVersion); v != symtabVersion {
-		return nil, fmt.Errorf("bitcode: irsymtab version %d, LLVM 22 expects %d: %w", v, symtabVersion, errNoSymtab)
+		return nil, "", fmt.Errorf("bitcode: irsymtab version %d, LLVM 22 expects %d: %w", v, symtabVersion, errNoSymtab)
+	}
+	var producer string
+	if po, pl := uint64(word(hdrProducer)), uint64(word(hdrProducer+4)); po <= uint64(len(str)) && pl <= uint64(len(str))-po {
+		producer = string(str[po : po+pl])
 	}
 	// rng checks a Range of n-byte elements and returns its offset and count.
 	rng := func(field int, what string, n int) (int, int, error) {
@@ -70,20 +84,20 @@ func (f *file) symbols() ([]string, error) {
 	}
 	modOff, modCnt, err := rng(hdrModules, "module", moduleSize)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if modCnt != len(f.mods) {
-		return nil, fmt.Errorf("bitcode: irsymtab lists %d modules, the file has %d: %w", modCnt, len(f.mods), errNoSymtab)
+		return nil, "", fmt.Errorf("bitcode: irsymtab lists %d modules, the file has %d: %w", modCnt, len(f.mods), errNoSymtab)
 	}
 	symOff, symCnt, err := rng(hdrSymbols, "symbol", symbolSize)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var names []string
 	for m := range modCnt {
 		b, e := word(modOff+m*moduleSize), word(modOff+m*moduleSize+4)
 		if b > e || int64(e) > int64(symCnt) {
-			return nil, fmt.Errorf("bitcode: irsymtab module %d: symbols [%d, %d) outside the %d symbols", m, b, e, symCnt)
+			return nil, "", fmt.Errorf("bitcode: irsymtab module %d: symbols [%d, %d) outside the %d symbols", m, b, e, symCnt)
 		}
 		for i := int(b); i < int(e); i++ {
 			s := symOff + i*symbolSize
@@ -93,12 +107,12 @@ func (f *file) symbols() ([]string, error) {
 			}
 			no, nl := uint64(word(s)), uint64(word(s+4))
 			if no > uint64(len(str)) || nl > uint64(len(str))-no {
-				return nil, fmt.Errorf("bitcode: irsymtab symbol %d: name (offset %d, size %d) outside the %d-byte string table", i, no, nl, len(str))
+				return nil, "", fmt.Errorf("bitcode: irsymtab symbol %d: name (offset %d, size %d) outside the %d-byte string table", i, no, nl, len(str))
 			}
 			names = append(names, string(str[no:no+nl]))
 		}
 	}
-	return names, nil
+	return names, producer, nil
 }
 
 // irSymbols works the archive symbols out from the modules' records: the

@@ -88,3 +88,28 @@ func TestIRSymbolsGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestSymbolsOtherProducer checks files whose irsymtab another LLVM release
+// wrote: the symbols come from the IR (tmpl.bc) or, where the IR has module
+// asm, from the old table (syms.bc). llvm-ar 22 lists the same names.
+func TestSymbolsOtherProducer(t *testing.T) {
+	for _, name := range []string{"syms", "tmpl"} {
+		data, err := os.ReadFile("testdata/" + name + ".bc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.LastIndex(data, []byte(symtabProducer))
+		if i < 0 {
+			t.Fatal("producer not found")
+		}
+		copy(data[i:], "21.1.0")
+		got, err := Symbols(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readSyms(t, "testdata/"+name+".syms")
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: got %q\nwant %q", name, got, want)
+		}
+	}
+}

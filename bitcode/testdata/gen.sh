@@ -17,6 +17,7 @@ $B/clang -c -emit-llvm src/a1.c -o $T/a1.bc
 $B/clang -c -emit-llvm src/a2.c -o $T/a2.bc
 $B/llvm-cat -b $T/a1.bc $T/a2.bc -o multi.bc
 $B/llvm-as src/notarget.ll -o notarget.bc
+$B/llvm-as src/linkages.ll -o linkages.bc
 # Host bitcode with embedded offloading images, and the bytes of the
 # initializer (the .llvm.offloading section of the compiled host object).
 $B/clang -x hip --offload-arch=gfx906 --offload-arch=gfx90a:xnack+ -nogpulib -nogpuinc --offload-new-driver -fgpu-rdc -c -emit-llvm src/k.hip -o khost.bc
