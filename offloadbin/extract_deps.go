@@ -1,6 +1,7 @@
 package offloadbin
 
 import (
+	"bytes"
 	"errors"
 	"io"
 
@@ -43,11 +44,21 @@ func extractArchive(r io.ReaderAt, size int64, name string, cfg *readConfig, dep
 		if err != nil {
 			return nil, err
 		}
-		data, err := m.Open()
+		sr, err := m.Open()
 		if err != nil {
 			return nil, err
 		}
-		f, err := extract(data, data.Size(), m.Name, cfg, depth+1)
+		var data io.ReaderAt = sr
+		if m.Path() != "" {
+			// A thin member's file is closed with the archive reader, but
+			// the images found in it must outlive it: read it now.
+			b, err := io.ReadAll(sr)
+			if err != nil {
+				return nil, err
+			}
+			data = bytes.NewReader(b)
+		}
+		f, err := extract(data, sr.Size(), m.Name, cfg, depth+1)
 		if err != nil {
 			return nil, err
 		}

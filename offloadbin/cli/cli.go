@@ -1,0 +1,244 @@
+// Package cli is the command line of llvm-offload-binary and its older name
+// clang-offload-packager, compatible with LLVM 22.1.8: the same options and
+// option syntax (LLVM's cl rules, through internal/llvmcl), the same
+// package and extract modes, outputs, messages and exit codes. Both
+// commands' main functions only call Main.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/goffload/goffload/internal/llvmcl"
+)
+
+// Env is what a run of the tool reads and writes besides files.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Color forces colored "error:" and "warning:" tags (LLVM uses them when
+	// stderr is a terminal, or with --color).
+	Color bool
+}
+
+// StdEnv returns the process's standard streams, with colors on when
+// stderr is a terminal.
+func StdEnv() Env {
+	color := false
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&fs.ModeCharDevice != 0 {
+		color = true
+	}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Color: color}
+}
+
+var spec = &llvmcl.Spec{
+	// The order breaks ties in "Did you mean" suggestions.
+	Options: []*llvmcl.Option{
+		{Name: "help", Kind: llvmcl.Help},
+		{Name: "archive", Kind: llvmcl.Bool},
+		{Name: "help-hidden", Kind: llvmcl.Help},
+		{Name: "help-list", Kind: llvmcl.Help},
+		{Name: "image", Kind: llvmcl.List},
+		{Name: "o", Kind: llvmcl.String},
+		{Name: "version", Kind: llvmcl.Help},
+		{Name: "print-options", Kind: llvmcl.Bool},
+		{Name: "help-list-hidden", Kind: llvmcl.Help},
+		{Name: "print-all-options", Kind: llvmcl.Bool},
+		{Name: "h", Kind: llvmcl.Bool},
+	},
+	MaxPositional: 1,
+}
+
+// tool holds one run's state.
+type tool struct {
+	Env
+	argv0 string
+}
+
+func (t *tool) tagged(tag, color, msg string) {
+	fmt.Fprintf(t.Stderr, "%s: %s%s\n", t.argv0, t.tag(tag, color), msg)
+}
+
+func (t *tool) errorf(format string, a ...any) {
+	t.tagged("error: ", "31", fmt.Sprintf(format, a...))
+}
+
+func (t *tool) warnf(format string, a ...any) {
+	t.tagged("warning: ", "35", fmt.Sprintf(format, a...))
+}
+
+// IsDeprecatedName reports whether argv0 names the tool by its old name:
+// the stem of its base name (without the last extension) ends with
+// "clang-offload-packager".
+func IsDeprecatedName(argv0 string) bool {
+	return strings.HasSuffix(stem(argv0), "clang-offload-packager")
+}
+
+// DeprecationWarning is printed on stderr, without a program-name prefix,
+// when the tool runs as clang-offload-packager.
+const DeprecationWarning = "warning: 'clang-offload-packager' is deprecated. Use 'llvm-offload-binary' instead.\n"
+
+// Main runs the tool with argv (argv[0] included) and returns the exit code.
+func Main(argv []string, env Env) int {
+	argv0 := "llvm-offload-binary"
+	if len(argv) > 0 {
+		argv0 = argv[0]
+	}
+	t := &tool{Env: env, argv0: argv0}
+	prog := filepath.Base(argv0)
+
+	args, colorErrs, color := stripColor(prog, llvmcl.ExpandResponseFiles(argv[min(1, len(argv)):]))
+	if color {
+		t.Color = true
+	}
+	res, errs := spec.Parse(argv0, args)
+	errs = append(colorErrs, errs...)
+	for _, e := range errs {
+		fmt.Fprintln(t.Stderr, e)
+	}
+	switch res.Action {
+	case "help":
+		printHelp(t.Stdout, prog, true, false)
+		return 0
+	case "help-hidden":
+		printHelp(t.Stdout, prog, true, true)
+		return 0
+	case "help-list":
+		printHelp(t.Stdout, prog, false, false)
+		return 0
+	case "help-list-hidden":
+		printHelp(t.Stdout, prog, false, true)
+		return 0
+	case "version":
+		io.WriteString(t.Stdout, Version)
+		return 0
+	}
+	if len(errs) > 0 {
+		return 1
+	}
+	if IsDeprecatedName(argv0) {
+		io.WriteString(t.Stderr, DeprecationWarning)
+	}
+	output := res.Last("o")
+	if res.Flag("h") || output == "" && len(res.Positional) == 0 {
+		printHelp(t.Stdout, prog, false, false)
+		return 0
+	}
+	if output != "" && len(res.Positional) > 0 {
+		t.errorf("Packaging to an output file and extracting from an input file are mutually exclusive.")
+		return 1
+	}
+	var err error
+	if output != "" {
+		err = t.pack(output, res.Values["image"])
+	} else {
+		err = t.extract(res.Positional[0], res.Values["image"], res.Flag("archive"))
+	}
+	if err != nil {
+		if !errors.Is(err, errReported) {
+			t.errorf("%s", err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// errReported is returned once the error has been printed.
+var errReported = errors.New("error already reported")
+
+// stripColor removes LLVM's global --color option (accepted by the LLVM 22
+// tool through libLLVM) and reports whether it turned colors on.
+func stripColor(prog string, args []string) (out, errs []string, color bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		body := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if a == body {
+			out = append(out, a)
+			continue
+		}
+		if body == "o" || body == "image" {
+			// The next argument is this option's value.
+			out = append(out, a)
+			if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+			continue
+		}
+		name, value, hasValue := strings.Cut(body, "=")
+		if name != "color" {
+			out = append(out, a)
+			continue
+		}
+		switch {
+		case !hasValue:
+			color = true
+		case value == "true" || value == "TRUE" || value == "True" || value == "1":
+			color = true
+		case value == "false" || value == "FALSE" || value == "False" || value == "0":
+			color = false
+		default:
+			errs = append(errs, fmt.Sprintf("%s: for the --color option: '%s' is invalid value for boolean argument! Try 0 or 1", prog, value))
+		}
+	}
+	return out, errs, color
+}
+
+// strerror turns an OS error into the C library's message, as LLVM prints
+// it ("No such file or directory"), without any path.
+func strerror(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		s := errno.Error()
+		if s != "" {
+			return strings.ToUpper(s[:1]) + s[1:]
+		}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// stem is LLVM's sys::path::stem: the base name without its last
+// extension ("." and ".." are kept; ".hidden" gives "").
+func stem(path string) string {
+	base := path
+	if i := strings.LastIndexByte(base, '/'); i >= 0 {
+		base = base[i+1:]
+	}
+	if base == "." || base == ".." {
+		return base
+	}
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		return base[:i]
+	}
+	return base
+}
+
+// extension is LLVM's sys::path::extension without the dot: what follows
+// the last '.' of the base name ("" for none, "." and "..").
+func extension(path string) string {
+	base := path
+	if i := strings.LastIndexByte(base, '/'); i >= 0 {
+		base = base[i+1:]
+	}
+	if base == "." || base == ".." {
+		return ""
+	}
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		return base[i+1:]
+	}
+	return ""
+}

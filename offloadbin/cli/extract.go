@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/offloadbin"
+)
+
+// Matches reports whether an image matches a filter: "file" always
+// matches, "kind" compares offload kinds (unknown names meaning none), any
+// other key must equal the image's string exactly (a missing key being "").
+func Matches(b *offloadbin.Binary, filter ImageSpec) bool {
+	for _, k := range filter.Keys {
+		v := filter.Values[k]
+		switch k {
+		case "file":
+		case "kind":
+			if offloadbin.ParseOffloadKind(v) != b.OffloadKind {
+				return false
+			}
+		default:
+			if b.String(k) != v {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// OutputName is the name an image matched by a filter without "file" is
+// written to: <stem of input>-<triple>-<arch>.<index>.<extension>.
+func OutputName(input string, b *offloadbin.Binary, index int) string {
+	return fmt.Sprintf("%s-%s-%s.%d.%s", stem(input), b.Triple(), b.Arch(), index, b.ImageKind.Extension())
+}
+
+// extract is extract mode: find every image in the input, then handle the
+// filters in order.
+func (t *tool) extract(path string, filters []string, archive bool) error {
+	var r io.ReaderAt
+	var size int64
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+		var data []byte
+		if t.Stdin != nil {
+			var err error
+			if data, err = io.ReadAll(t.Stdin); err != nil {
+				return fmt.Errorf("'%s': %s", path, strerror(err))
+			}
+		}
+		r, size = bytes.NewReader(data), int64(len(data))
+	} else {
+		stdinUsed := true
+		in, err := t.openInput(path, &stdinUsed)
+		if err != nil {
+			return fmt.Errorf("'%s': %s", path, strerror(err))
+		}
+		if in.f != nil {
+			defer in.f.Close()
+		}
+		r, size = in.r, in.size
+	}
+	found, err := offloadbin.Extract(r, size, name, offloadbin.V1Only())
+	if err != nil {
+		return errors.New(offloadbin.LLVMMessage(err))
+	}
+	for _, fv := range filters {
+		filter := ParseImageSpec(fv)
+		var matched []offloadbin.Found
+		for _, f := range found {
+			if Matches(f.Binary, filter) {
+				matched = append(matched, f)
+			}
+		}
+		if len(matched) == 0 {
+			continue
+		}
+		switch {
+		case archive:
+			if !filter.Has("file") {
+				return errors.New("Image must have a 'file' argument.")
+			}
+			if err := t.writeArchive(filter.Values["file"], matched); err != nil {
+				return err
+			}
+		case filter.Has("file"):
+			out := filter.Values["file"]
+			if len(matched) > 1 {
+				t.warnf("Multiple inputs match to a single file, '%s'", out)
+			}
+			if err := t.writeImage(out, matched[len(matched)-1].Binary); err != nil {
+				return err
+			}
+		default:
+			for i, f := range matched {
+				if err := t.writeImage(OutputName(path, f.Binary, i), f.Binary); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (t *tool) writeImage(path string, b *offloadbin.Binary) error {
+	return t.writeOutput(path, true, func(w io.Writer) error {
+		_, err := io.Copy(w, b.Image())
+		return err
+	})
+}
+
+// writeArchive writes the matched images as members of a GNU archive
+// (named after the container each came from), with a symbol table, as
+// llvm-offload-binary --archive does. "-" is a file here, not stdout.
+func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
+	members := make([]ar.NewMember, len(matched))
+	for i, f := range matched {
+		members[i] = ar.NewMember{Name: f.Container, Data: f.Image(), Size: f.ImageSize()}
+	}
+	warn := func(err error) {
+		fmt.Fprintf(t.Stderr, "%s%s\n", t.tag("warning: ", "35"), err)
+	}
+	f, err := createArchiveFile(path)
+	if err != nil {
+		return errors.New(strerror(err))
+	}
+	defer f.Abort()
+	if err := ar.WriteGNU(f, members, ar.WithWarnings(warn)); err != nil {
+		var me *ar.MemberError
+		if errors.As(err, &me) {
+			return err
+		}
+		return errors.New(strerror(err))
+	}
+	if err := f.Commit(); err != nil {
+		return errors.New(strerror(err))
+	}
+	return nil
+}
+
+func (t *tool) tag(tag, color string) string {
+	if t.Color {
+		return "\x1b[0;1;" + color + "m" + tag + "\x1b[0m"
+	}
+	return tag
+}

@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/llvmhash"
+	"github.com/goffload/goffload/offloadbin"
+)
+
+// ImageSpec is a parsed --image value: its distinct keys in first-use order
+// with their values (a repeated key's values joined with ',').
+type ImageSpec struct {
+	Keys   []string
+	Values map[string]string
+}
+
+// ParseImageSpec parses "k=v,k2=v2,...": split on every ',' (no escaping),
+// each piece at its first '=' (no '=' means an empty value), a repeated key
+// keeping its first position with its values joined by ','.
+func ParseImageSpec(s string) ImageSpec {
+	spec := ImageSpec{Values: map[string]string{}}
+	for _, piece := range strings.Split(s, ",") {
+		k, v, _ := strings.Cut(piece, "=")
+		if old, ok := spec.Values[k]; ok {
+			spec.Values[k] = old + "," + v
+			continue
+		}
+		spec.Keys = append(spec.Keys, k)
+		spec.Values[k] = v
+	}
+	return spec
+}
+
+// Has reports whether key was given.
+func (s ImageSpec) Has(key string) bool {
+	_, ok := s.Values[key]
+	return ok
+}
+
+// StringEntries returns the pairs llvm-offload-binary 22 stores as an
+// image's string entries: every key but "file" and "kind", in the iteration
+// order of the LLVM DenseMap the tool collects them in.
+func (s ImageSpec) StringEntries() []offloadbin.StringEntry {
+	var out []offloadbin.StringEntry
+	for _, k := range llvmhash.DenseMapOrder(s.Keys) {
+		if k != "file" && k != "kind" {
+			out = append(out, offloadbin.StringEntry{Key: k, Value: s.Values[k]})
+		}
+	}
+	return out
+}
+
+// ImageKindOf decides an image's kind as LLVM 22 does: bitcode magic first,
+// then the file name's extension.
+func ImageKindOf(path string, head []byte) offloadbin.ImageKind {
+	if offloadbin.IsBitcode(head) {
+		return offloadbin.ImageBitcode
+	}
+	return offloadbin.ImageKindFromExtension(extension(path))
+}
+
+// input is one image file, open for reading at the end.
+type input struct {
+	r    io.ReaderAt
+	size int64
+	f    *os.File
+}
+
+func (t *tool) openInput(path string, stdinUsed *bool) (input, error) {
+	if path == "-" {
+		var data []byte
+		if !*stdinUsed && t.Stdin != nil {
+			var err error
+			if data, err = io.ReadAll(t.Stdin); err != nil {
+				return input{}, err
+			}
+		}
+		*stdinUsed = true
+		return input{r: bytes.NewReader(data), size: int64(len(data))}, nil
+	}
+	if path == "" {
+		return input{}, syscall.ENOENT
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return input{}, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return input{}, err
+	}
+	if fi.IsDir() {
+		f.Close()
+		return input{}, syscall.EISDIR
+	}
+	if !fi.Mode().IsRegular() {
+		// Pipes and devices cannot be read at random: read them now.
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return input{}, err
+		}
+		return input{r: bytes.NewReader(data), size: int64(len(data))}, nil
+	}
+	return input{r: f, size: fi.Size(), f: f}, nil
+}
+
+// pack is package mode: one v1 binary per file of each --image, written
+// to output once everything was read.
+func (t *tool) pack(output string, images []string) error {
+	var imgs []offloadbin.Image
+	var files []*os.File
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	stdinUsed := false
+	for _, v := range images {
+		spec := ParseImageSpec(v)
+		if !spec.Has("file") {
+			return errors.New("'file' is a required image arguments")
+		}
+		strs := spec.StringEntries()
+		kind := offloadbin.ParseOffloadKind(spec.Values["kind"])
+		for _, path := range strings.Split(spec.Values["file"], ",") {
+			in, err := t.openInput(path, &stdinUsed)
+			if err != nil {
+				return errors.New(strerror(err))
+			}
+			if in.f != nil {
+				files = append(files, in.f)
+			}
+			head := make([]byte, min(4, in.size))
+			if _, err := in.r.ReadAt(head, 0); err != nil && err != io.EOF {
+				return errors.New(strerror(err))
+			}
+			imgs = append(imgs, offloadbin.Image{
+				ImageKind:   ImageKindOf(path, head),
+				OffloadKind: kind,
+				Strings:     strs,
+				Data:        in.r,
+				Size:        in.size,
+			})
+		}
+	}
+	return t.writeOutput(output, true, func(w io.Writer) error {
+		return offloadbin.Write(w, imgs...)
+	})
+}
+
+// writeOutput writes an output file atomically ("-" is stdout when
+// dashIsStdout); errors are reported as LLVM does, without the path.
+func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer) error) error {
+	if path == "-" && dashIsStdout {
+		return write(t.Stdout)
+	}
+	f, err := atomicfile.CreateFile(path)
+	if err != nil {
+		return errors.New(strerror(err))
+	}
+	defer f.Abort()
+	if err := write(f); err != nil {
+		return fmt.Errorf("%s", strerror(err))
+	}
+	if err := f.Commit(); err != nil {
+		return errors.New(strerror(err))
+	}
+	return nil
+}
+
+func createArchiveFile(path string) (*atomicfile.File, error) { return atomicfile.CreateFile(path) }
