@@ -57,6 +57,10 @@ func (j *job) bundle() error {
 			return textfmt.Write(w, c, src)
 		}
 	default: // binary, and objects whose reference input is no object
+		if j.Align == 0 {
+			// LLVM 22 dies of a division by zero here.
+			return errorf("invalid -bundle-align=0: the alignment must be at least 1")
+		}
 		write = func(w io.Writer) error {
 			src := make([]binfmt.Source, len(ins))
 			for i, in := range ins {

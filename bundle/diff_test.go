@@ -226,6 +226,10 @@ func TestDiffBinary(t *testing.T) {
 	for _, typ := range []string{"bc", "gch", "ast", "o"} {
 		cases = append(cases, cs(append([]string{"-type=" + typ, four, "-output=b"}, ins...)...))
 	}
+	cases = append(cases,
+		cs("-type=i", "-targets="+host, "-input=h.txt", "-output=b", "-bundle-align=0"),
+		cs("-type=bc", "-unbundle", "-targets="+host, "-input=h.txt", "-output=b", "-bundle-align=0", "-allow-missing-bundles"),
+	)
 	for _, al := range []string{"1", "3", "16", "4096", "0x10"} {
 		cases = append(cases, cs(append([]string{"-type=bc", four, "-output=b", "-bundle-align=" + al}, ins...)...))
 	}
