@@ -28,7 +28,7 @@ func DecompressLLVM(blob []byte) ([]byte, Header, error) {
 	n := int64(len(blob)) - base
 	src := payloadSource(r, base, n, 0, h, true)
 	var buf bytes.Buffer
-	buf.Grow(int(min(h.UncompressedSize, ratioBound(h.Method, n), 1<<28)))
+	buf.Grow(int(preallocSize(h.UncompressedSize, n)))
 	if _, err := buf.ReadFrom(src); err != nil {
 		return nil, h, err
 	}
@@ -309,7 +309,7 @@ func decompressAll(blob []byte) ([]Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		data := make([]byte, 0, min(m.UncompressedSize, 1<<28))
+		data := make([]byte, 0, preallocSize(m.UncompressedSize, m.PayloadSize))
 		buf := bytes.NewBuffer(data)
 		_, err = buf.ReadFrom(r)
 		var hm *HashMismatchError
@@ -324,4 +324,12 @@ func decompressAll(blob []byte) ([]Result, error) {
 func HashOf(data []byte) uint64 {
 	sum := md5.Sum(data)
 	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+// preallocSize is how much output buffer to allocate up front for a
+// payload of n bytes whose header announces size: the announced size when
+// it is plausible (a ratio up to 64), less when it is not; the buffer grows
+// if the data is really that large.
+func preallocSize(size uint64, n int64) uint64 {
+	return min(size, uint64(max(n, 0))*64+1<<20)
 }
