@@ -1,0 +1,95 @@
+package bitcode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestMalformed(t *testing.T) {
+	syms, err := os.ReadFile("testdata/syms.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := func(off, size uint32, body []byte) []byte {
+		h := make([]byte, 20)
+		binary.LittleEndian.PutUint32(h, wrapperMagic)
+		binary.LittleEndian.PutUint32(h[8:], off)
+		binary.LittleEndian.PutUint32(h[12:], size)
+		return append(h, body...)
+	}
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "too small"},
+		{"magic only", []byte("BC\xc0\xde"), "no module"},
+		{"bad magic", []byte("BC\xc0\xdf\x00\x00\x00\x00"), "invalid bitcode signature"},
+		{"not multiple of 4", append(append([]byte{}, syms...), 0), "not a multiple of 4"},
+		{"truncated", syms[:len(syms)/2&^3], "past the end"},
+		{"wrapper past end", wrapper(20, uint32(len(syms)+4), syms), "invalid bitcode wrapper header"},
+		{"wrapper too short", wrapper(20, 0, nil)[:12], "invalid bitcode wrapper header"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for fn, call := range map[string]func() error{
+				"Symbols": func() error {
+					_, err := Symbols(bytes.NewReader(tc.data), int64(len(tc.data)))
+					return err
+				},
+				"EmbeddedObjects": func() error {
+					_, err := EmbeddedObjects(bytes.NewReader(tc.data), int64(len(tc.data)))
+					return err
+				},
+			} {
+				err := call()
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s: got %v, want an error containing %q", fn, err, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestWrapperAroundStream(t *testing.T) {
+	syms, err := os.ReadFile("testdata/syms.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := make([]byte, 20)
+	binary.LittleEndian.PutUint32(h, wrapperMagic)
+	binary.LittleEndian.PutUint32(h[8:], 20)
+	binary.LittleEndian.PutUint32(h[12:], uint32(len(syms)))
+	data := append(append(h, syms...), "trailing junk"...)
+	got, err := Symbols(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readSyms(t, "testdata/syms.syms")
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestNoEmbeddedObjects(t *testing.T) {
+	data, err := os.ReadFile("testdata/tmpl.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs, err := EmbeddedObjects(bytes.NewReader(data), int64(len(data)))
+	if err != nil || objs != nil {
+		t.Errorf("got %d objects, %v; want none and no error", len(objs), err)
+	}
+}
+
+func TestFormatErrorType(t *testing.T) {
+	_, err := Symbols(bytes.NewReader([]byte("BC\xc0\xdf")), 4)
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Off != 0 {
+		t.Errorf("got %v, want a *FormatError at offset 0", err)
+	}
+}
