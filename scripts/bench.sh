@@ -17,9 +17,8 @@ printf 'host' > "$work/host"
 T=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906,hip-amdgcn-amd-amdhsa--gfx90a
 
 measure() { # label command...
-  local out
-  out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-  set -- $out
+  /usr/bin/time -o "$work/time.out" -f '%e %M' "$@" >/dev/null 2>&1 || true
+  set -- $(tail -1 "$work/time.out")
   printf '%-10s %8.2f s %10.1f MB\n' "$label" "$1" "$(echo "$2/1024" | bc -l)"
 }
 run() { # what
