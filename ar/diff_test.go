@@ -2,10 +2,12 @@ package ar
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,9 +131,12 @@ func symNames(t *testing.T, a []byte) string {
 func TestCorruptELFAgainstLLVM(t *testing.T) {
 	llvmref.Need(t, "llvm-ar")
 	rng := rand.New(rand.NewSource(2))
-	n := 150
+	n := 60 // one llvm-ar run each; GOFFLOAD_AR_CORRUPT=N runs more
+	if v, err := strconv.Atoi(os.Getenv("GOFFLOAD_AR_CORRUPT")); err == nil {
+		n = v
+	}
 	if testing.Short() {
-		n = 20
+		n = 10
 	}
 	for i := 0; i < n; i++ {
 		b := randomELF(rng).bytes()
@@ -152,6 +157,54 @@ func TestCorruptELFAgainstLLVM(t *testing.T) {
 			t.Errorf("case %d: archives differ\nllvm-ar:  %q\nWriteGNU: %q", i, symNames(t, w), symNames(t, g))
 		} else if w == nil {
 			t.Logf("both fail: llvm-ar: %s   WriteGNU: %v", strings.SplitN(strings.TrimSpace(se), "\n", 2)[0], err)
+		}
+	}
+}
+
+// TestNonELFMembersAgainstLLVM covers members that are not ELF: COFF-like
+// blobs (which LLVM reads as COFF), text, empty files, nested archives and
+// malformed ELF headers.
+func TestNonELFMembersAgainstLLVM(t *testing.T) {
+	llvmref.Need(t, "llvm-ar")
+	coff := func(machine, nsec uint16, symPtr, nsym uint32, opt uint16, extra int) []byte {
+		b := make([]byte, 20+extra)
+		b[0], b[1] = byte(machine), byte(machine>>8)
+		b[2], b[3] = byte(nsec), byte(nsec>>8)
+		binary.LittleEndian.PutUint32(b[8:], symPtr)
+		binary.LittleEndian.PutUint32(b[12:], nsym)
+		b[16], b[17] = byte(opt), byte(opt>>8)
+		return b
+	}
+	cases := []file{
+		{"zeros100", make([]byte, 100)},
+		{"zeros20", make([]byte, 20)},
+		{"zeros19", make([]byte, 19)},
+		{"zeros4", make([]byte, 4)},
+		{"zeros3", make([]byte, 3)},
+		{"coff-section", coff(0, 1, 0, 0, 0, 40)},
+		{"coff-section-cut", coff(0, 1, 0, 0, 0, 39)},
+		{"coff-opt-cut", coff(0, 0, 0, 0, 8, 4)},
+		{"coff-x64", coff(0x8664, 0, 0, 0, 0, 0)},
+		{"zero-junk", []byte("\x00\x00junkjunkjunkjunkjunkjunkjunk")},
+		{"text", []byte("hello\n")},
+		{"empty", nil},
+		{"elf-short", []byte("\x7fELF\x02\x01\x01")},
+		{"elf-17", []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")},
+		{"elf-badclass", []byte("\x7fELF\x05\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")},
+		{"elf-baddata", []byte("\x7fELF\x02\x07\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")},
+		{"elf-header-cut", append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 30)...)},
+		{"nested", []byte("!<arch>\n")},
+	}
+	for _, c := range cases {
+		w, se := llvmAr(t, []file{c})
+		g, err := writeGNU(t, []file{c})
+		switch {
+		case (w == nil) != (err != nil):
+			t.Errorf("%s: llvm-ar: %q; WriteGNU: %v", c.name, se, err)
+		case w != nil && !bytes.Equal(w, g):
+			t.Errorf("%s: archives differ\nllvm-ar:  %q\nWriteGNU: %q", c.name, w, g)
+		case w == nil && !strings.HasSuffix(strings.TrimSpace(se), err.Error()):
+			t.Errorf("%s: llvm-ar says %q, WriteGNU %q", c.name, se, err)
 		}
 	}
 }

@@ -191,25 +191,31 @@ func (e *elfFile) symbols() ([]string, error) {
 	if symtab.off > uint64(e.size) || symtab.size > uint64(e.size)-symtab.off {
 		return nil, elfErr("section [index %d] has a sh_offset (0x%x) + sh_size (0x%x) that is greater than the file size (0x%x)", symIdx, symtab.off, symtab.size, e.size)
 	}
-	if symtab.link >= uint64(len(secs)) {
-		return nil, elfErr("invalid section index: %d", symtab.link)
-	}
-	strsec := secs[symtab.link]
-	if strsec.typ != shtStrtab {
-		return nil, elfErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", symtab.link, elfSectionTypeName(strsec.typ))
-	}
-	if strsec.off > uint64(e.size) || strsec.size > uint64(e.size)-strsec.off {
-		return nil, elfErr("section [index %d] has a sh_offset (0x%x) + sh_size (0x%x) that is greater than the file size (0x%x)", symtab.link, strsec.off, strsec.size, e.size)
-	}
-	if strsec.size == 0 {
-		return nil, elfErr("SHT_STRTAB string table section [index %d] is empty", symtab.link)
-	}
-	strtab := make([]byte, strsec.size)
-	if err := readFull(e.r, strtab, int64(strsec.off)); err != nil {
-		return nil, err
-	}
-	if strtab[len(strtab)-1] != 0 {
-		return nil, elfErr("SHT_STRTAB string table section [index %d] is non-null terminated", symtab.link)
+	// LLVM resolves the string table only when it needs a name, that is
+	// for the symbols that go into the archive's table.
+	var strtab []byte
+	loadStrtab := func() error {
+		if symtab.link >= uint64(len(secs)) {
+			return elfErr("invalid section index: %d", symtab.link)
+		}
+		strsec := secs[symtab.link]
+		if strsec.typ != shtStrtab {
+			return elfErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", symtab.link, elfSectionTypeName(strsec.typ))
+		}
+		if strsec.off > uint64(e.size) || strsec.size > uint64(e.size)-strsec.off {
+			return elfErr("section [index %d] has a sh_offset (0x%x) + sh_size (0x%x) that is greater than the file size (0x%x)", symtab.link, strsec.off, strsec.size, e.size)
+		}
+		if strsec.size == 0 {
+			return elfErr("SHT_STRTAB string table section [index %d] is empty", symtab.link)
+		}
+		strtab = make([]byte, strsec.size)
+		if err := readFull(e.r, strtab, int64(strsec.off)); err != nil {
+			return err
+		}
+		if strtab[len(strtab)-1] != 0 {
+			return elfErr("SHT_STRTAB string table section [index %d] is non-null terminated", symtab.link)
+		}
+		return nil
 	}
 	var names []string
 	br := bufio.NewReaderSize(io.NewSectionReader(e.r, int64(symtab.off), int64(symtab.size)), 64<<10)
@@ -232,6 +238,11 @@ func (e *elfFile) symbols() ([]string, error) {
 		bind, typ := info>>4, info&0xf
 		if bind == stbLocal || shndx == shnUndef || typ == sttSection || typ == sttFile {
 			continue
+		}
+		if strtab == nil {
+			if err := loadStrtab(); err != nil {
+				return nil, err
+			}
 		}
 		if uint64(nameOff) >= uint64(len(strtab)) {
 			return nil, elfErr("st_name (0x%x) is past the end of the string table of size 0x%x", nameOff, len(strtab))

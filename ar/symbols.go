@@ -34,6 +34,7 @@ const (
 	objNone    objKind = iota // not a symbolic file: contributes nothing
 	objELF                    // ELF: parsed here
 	objBitcode                // LLVM bitcode (raw or wrapper)
+	objCOFF                   // COFF object: only the symbol-less case is handled
 	objOther                  // another object format LLVM reads (unsupported here)
 )
 
@@ -56,7 +57,7 @@ func classify(b []byte) (objKind, string) {
 	case b[0] == 0 && b[1] == 0 && b[2] == 0xff && b[3] == 0xff:
 		return objOther, "COFF import library or bigobj"
 	case b[0] == 0 && b[1] == 0:
-		return objOther, "COFF (unknown machine)"
+		return objCOFF, "COFF (unknown machine)"
 	case b[0] == 0 && b[1] == 'a' && b[2] == 's' && b[3] == 'm':
 		return objOther, "wasm"
 	case b[0] == 0xfe && b[1] == 0xed && b[2] == 0xfa && (b[3] == 0xce || b[3] == 0xcf),
@@ -70,7 +71,7 @@ func classify(b []byte) (objKind, string) {
 	// COFF objects of known machines: IMAGE_FILE_MACHINE_* in little-endian.
 	switch uint16(b[0]) | uint16(b[1])<<8 {
 	case 0x8664, 0x14c, 0xaa64, 0x1c4, 0x1c2, 0x1c0, 0xa641, 0xa64e, 0x200, 0x166, 0x169, 0x266, 0x366, 0x466, 0x1f0, 0x1f1, 0x1a2, 0x1a3, 0x1a6, 0x1a8, 0x5032, 0x5064, 0x5128, 0xebc, 0x9041, 0xc0ee, 0x284, 0x3a64:
-		return objOther, "COFF"
+		return objCOFF, "COFF"
 	}
 	return objNone, ""
 }
@@ -104,6 +105,11 @@ func MemberSymbols(name string, r io.ReaderAt, size int64, warn func(error)) (sy
 			return nil, false, nil
 		}
 		return syms, true, nil
+	case objCOFF:
+		if err := coffWithoutSymbols(r, size); err != nil {
+			return nil, false, &MemberError{Name: name, Err: err}
+		}
+		return nil, true, nil
 	}
 	return nil, false, &MemberError{Name: name, Err: fmt.Errorf("%w: %s", ErrUnsupportedObject, what)}
 }
@@ -117,3 +123,29 @@ type MemberError struct {
 
 func (e *MemberError) Error() string { return fmt.Sprintf("'%s': %v", e.Name, e.Err) }
 func (e *MemberError) Unwrap() error { return e.Err }
+
+// errCOFFEOF is LLVM's message for a COFF file cut short.
+var errCOFFEOF = errors.New("The end of the file was unexpectedly encountered")
+
+// coffWithoutSymbols accepts the COFF files whose archive symbols are known
+// without a COFF symbol reader: a complete header and section table and no
+// symbol table (such as a data blob of zeros, which LLVM takes for a COFF
+// object of unknown machine). Files cut short give LLVM's error; any other
+// COFF file gives ErrUnsupportedObject.
+func coffWithoutSymbols(r io.ReaderAt, size int64) error {
+	var h [20]byte // IMAGE_FILE_HEADER
+	if size < int64(len(h)) || readFull(r, h[:], 0) != nil {
+		return errCOFFEOF
+	}
+	nsec := int64(h[2]) | int64(h[3])<<8
+	symPtr := uint32(h[8]) | uint32(h[9])<<8 | uint32(h[10])<<16 | uint32(h[11])<<24
+	nsym := uint32(h[12]) | uint32(h[13])<<8 | uint32(h[14])<<16 | uint32(h[15])<<24
+	optSize := int64(h[16]) | int64(h[17])<<8
+	if 20+optSize+40*nsec > size {
+		return errCOFFEOF
+	}
+	if nsym != 0 || symPtr != 0 {
+		return fmt.Errorf("%w: COFF with a symbol table", ErrUnsupportedObject)
+	}
+	return nil
+}
