@@ -125,6 +125,9 @@ func (mi *moduleInfo) initializerBytes(id uint64) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("global %q: malformed array or vector type %d", g.name, k.typ)
 	}
 	n := uint64(len(k.ops))
+	if k.code != cstData {
+		n = uint64(len(k.chars))
+	}
 	if k.code == cstCString {
 		n++
 	}
@@ -145,17 +148,19 @@ func (mi *moduleInfo) initializerBytes(id uint64) ([]byte, bool, error) {
 	default:
 		return nil, false, nil
 	}
-	if width != 1 && k.code != cstData {
-		return nil, false, fmt.Errorf("global %q: string constant of %d-byte elements", g.name, width)
+	if k.code != cstData {
+		if width != 1 {
+			return nil, false, fmt.Errorf("global %q: string constant of %d-byte elements", g.name, width)
+		}
+		out := make([]byte, n)
+		copy(out, k.chars) // a CSTRING's last byte stays 0
+		return out, true, nil
 	}
 	out := make([]byte, 0, int(n)*width)
 	var buf [8]byte
 	for _, e := range k.ops {
 		binary.LittleEndian.PutUint64(buf[:], e)
 		out = append(out, buf[:width]...)
-	}
-	if k.code == cstCString {
-		out = append(out, 0)
 	}
 	return out, true, nil
 }

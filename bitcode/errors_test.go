@@ -93,3 +93,19 @@ func TestFormatErrorType(t *testing.T) {
 		t.Errorf("got %v, want a *FormatError at offset 0", err)
 	}
 }
+
+// TestTrailingBytes: llvm-ar 22 reads bitcode followed by up to 8 zero bytes
+// and reports "Malformed block" for 12 or more.
+func TestTrailingBytes(t *testing.T) {
+	syms, err := os.ReadFile("testdata/syms.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{4, 8, 12, 16} {
+		data := append(append([]byte{}, syms...), make([]byte, n)...)
+		_, err := Symbols(bytes.NewReader(data), int64(len(data)))
+		if (err == nil) != (n <= 8) {
+			t.Errorf("%d trailing bytes: error %v", n, err)
+		}
+	}
+}

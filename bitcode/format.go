@@ -44,8 +44,25 @@
 // The irsymtab holds local symbols too (without the global bit);
 // private ones and names starting with "llvm." are format-specific.
 //
+// # Module records (for EmbeddedObjects and the IR fallback of Symbols)
+//
+// Version-2 modules (LLVM 5 and later) name global values by {offset, size}
+// in the STRTAB blob. Records GLOBALVAR (7), FUNCTION (8), ALIAS (14) and
+// IFUNC (18) give value IDs 0, 1, ... in record order; the module-level
+// CONSTANTS block (11) continues the numbering, one ID per record except
+// SETTYPE. A GLOBALVAR's initializer operand is the value ID + 1. Constant
+// data arrays are STRING (8), CSTRING (9, a NUL is implied) or DATA (22)
+// records, typed by the last SETTYPE (a TYPE block index; ARRAY is
+// [count, element type]). In the module-level METADATA block (15), metadata
+// IDs go to METADATA_STRINGS (35: a count, the size of a VBR6 bitstream of
+// lengths, and a blob of lengths then characters), then to each node-like
+// record in order; METADATA_VALUE (2) is [type, value ID], METADATA_NODE (3)
+// lists metadata IDs + 1 (0 for null), and a METADATA_NAME (4) record is
+// followed by METADATA_NAMED_NODE (10) listing metadata IDs.
+//
 // These facts were learnt from LLVM's public documentation and black-box runs
-// of clang-22, llvm-bcanalyzer and llvm-ar, not from LLVM's sources.
+// of clang-22, llvm-bcanalyzer, llvm-dis, llvm-ar and llvm-offload-binary,
+// not from LLVM's sources.
 package bitcode
 
 import "fmt"
@@ -81,7 +98,7 @@ const (
 // irsymtab layout.
 const (
 	symtabVersion  = 3        // the version LLVM 22 writes and accepts
-	symtabProducer = "22.1.8" // the producer LLVM 22.1.8 writes
+	symtabProducer = "22.1.8" // the producer LLVM 22.1.8 writes and trusts
 	headerSize     = 0x4c
 	hdrVersion     = 0x00
 	hdrProducer    = 0x04

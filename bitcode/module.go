@@ -78,11 +78,13 @@ type globalValue struct {
 	init    uint64 // initializer value ID + 1 of a variable, 0 for none
 }
 
-// constant is a module-level constant; ops are kept for data arrays only.
+// constant is a module-level constant; the elements are kept for data
+// arrays only: chars for STRING and CSTRING, ops for DATA.
 type constant struct {
-	typ  uint64
-	code uint64
-	ops  []uint64
+	typ   uint64
+	code  uint64
+	chars []byte
+	ops   []uint64
 }
 
 // value is one entry of the module's value table: a global or a constant.
@@ -139,6 +141,8 @@ func (f *file) parseModule(i int, full bool) (*moduleInfo, error) {
 	if err := c.EnterBlock(blockModule); err != nil {
 		return nil, err
 	}
+	// Embedded images are long strings: keep them as bytes, not uint64s.
+	c.NarrowRecords(blockConstants, cstString, cstCString)
 	mi := &moduleInfo{}
 	for {
 		e, err := c.Advance()
@@ -307,7 +311,9 @@ func (mi *moduleInfo) readConstants(c *bitstream.Cursor) error {
 		}
 		k := constant{typ: cur, code: rec.Code}
 		switch rec.Code {
-		case cstString, cstCString, cstData:
+		case cstString, cstCString:
+			k.chars = rec.Bytes
+		case cstData:
 			k.ops = rec.Ops
 		}
 		mi.constants = append(mi.constants, k)

@@ -2,8 +2,10 @@ package bitstream
 
 import (
 	"errors"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Error is a malformed-stream error; Bit is the bit offset from the start of
@@ -52,6 +54,9 @@ type Record struct {
 	Blob []byte
 	// HasBlob reports whether the abbreviation had a Blob operand.
 	HasBlob bool
+	// Bytes holds the operands instead of Ops, each cut to its low 8 bits,
+	// for the records NarrowRecords named.
+	Bytes []byte
 }
 
 type abbrevOp struct {
@@ -82,6 +87,7 @@ type Cursor struct {
 	blockID uint64
 	stack   []scope
 
+	narrow      map[[2]uint64]bool // {block ID, code} of records read as bytes
 	info        map[uint64][]*abbrev
 	inBlockInfo bool
 	curBID      uint64
@@ -92,6 +98,18 @@ type Cursor struct {
 // top level (abbreviation width 2).
 func NewCursor(r io.ReaderAt, off, size int64) *Cursor {
 	return &Cursor{r: r, base: off, size: size, width: 2, info: map[uint64][]*abbrev{}}
+}
+
+// NarrowRecords makes ReadRecord return the operands of records with the
+// given codes in blocks with the given ID as bytes (Record.Bytes), each cut to
+// its low 8 bits, instead of as uint64s: for large character or byte arrays.
+func (c *Cursor) NarrowRecords(blockID uint64, codes ...uint64) {
+	if c.narrow == nil {
+		c.narrow = map[[2]uint64]bool{}
+	}
+	for _, code := range codes {
+		c.narrow[[2]uint64{blockID, code}] = true
+	}
 }
 
 // Pos returns the current bit position within the stream.
@@ -152,8 +170,11 @@ func (c *Cursor) load(bp int64) (uint64, error) {
 			c.bufOff = bp
 		}
 	}
-	var v uint64
 	i := int(bp - c.bufOff)
+	if i+8 <= len(c.buf) {
+		return binary.LittleEndian.Uint64(c.buf[i:]), nil
+	}
+	var v uint64
 	for k := 0; k < 8 && i+k < len(c.buf); k++ {
 		v |= uint64(c.buf[i+k]) << (8 * k)
 	}
@@ -227,9 +248,10 @@ func (c *Cursor) align32() error {
 	return nil
 }
 
-// AtEnd reports whether no entry can follow at the top level: fewer than 8
-// bytes remain (the smallest block header takes 8).
-func (c *Cursor) AtEnd() bool { return c.BitsLeft() < 64 }
+// AtEnd reports whether the top-level walk should stop: at most 8 bytes
+// remain. Like LLVM, this tolerates up to 8 bytes of padding or junk after
+// the last block (a block takes at least 12).
+func (c *Cursor) AtEnd() bool { return c.BitsLeft() <= 64 }
 
 // Advance reads the next entry of the current block, handling abbreviation
 // definitions itself.
@@ -483,7 +505,11 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 			return rec, &Error{Bit: c.AbsBit(start), Msg: fmt.Sprintf("record with %d operands is longer than the stream (%d bits left)", n, c.BitsLeft())}
 		}
 		rec.Code = code
-		if keep {
+		narrow := keep && c.narrow[[2]uint64{c.blockID, code}]
+		switch {
+		case narrow:
+			rec.Bytes = make([]byte, 0, n)
+		case keep:
 			rec.Ops = make([]uint64, 0, n)
 		}
 		for i := uint64(0); i < n; i++ {
@@ -491,7 +517,10 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 			if err != nil {
 				return rec, err
 			}
-			if keep {
+			switch {
+			case narrow:
+				rec.Bytes = append(rec.Bytes, byte(v))
+			case keep:
 				rec.Ops = append(rec.Ops, v)
 			}
 		}
@@ -511,6 +540,15 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 		return rec, err
 	}
 	rec.Code = code
+	narrow := keep && c.narrow[[2]uint64{c.blockID, code}]
+	put := func(v uint64) {
+		switch {
+		case narrow:
+			rec.Bytes = append(rec.Bytes, byte(v))
+		case keep:
+			rec.Ops = append(rec.Ops, v)
+		}
+	}
 	for i := 1; i < len(a.ops); i++ {
 		op := a.ops[i]
 		if op.lit || (op.enc != encArray && op.enc != encBlob) {
@@ -518,9 +556,7 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 			if err != nil {
 				return rec, err
 			}
-			if keep {
-				rec.Ops = append(rec.Ops, v)
-			}
+			put(v)
 			continue
 		}
 		if op.enc == encArray {
@@ -536,17 +572,18 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 			if n > uint64(c.BitsLeft())/minBits {
 				return rec, c.errf("array of %d elements is longer than the stream (%d bits left)", n, c.BitsLeft())
 			}
-			if keep && rec.Ops == nil {
-				rec.Ops = make([]uint64, 0, n+uint64(i))
+			switch {
+			case narrow:
+				rec.Bytes = slices.Grow(rec.Bytes, int(n))
+			case keep:
+				rec.Ops = slices.Grow(rec.Ops, int(n))
 			}
 			for k := uint64(0); k < n; k++ {
 				v, err := c.readScalar(elt)
 				if err != nil {
 					return rec, err
 				}
-				if keep {
-					rec.Ops = append(rec.Ops, v)
-				}
+				put(v)
 			}
 			break // the element operand was consumed
 		}

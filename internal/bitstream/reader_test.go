@@ -224,6 +224,46 @@ func TestRecords(t *testing.T) {
 	}
 }
 
+func TestNarrowRecords(t *testing.T) {
+	w := newWriter()
+	w.enter(5, 3)
+	w.defineAbbrev(op{lit: true, value: 8}, op{enc: encArray}, op{enc: encFixed, value: 8})
+	w.emit(4, 3)
+	w.vbr(3, 6)
+	for _, b := range []byte{0x10, 0xff, 0x00} {
+		w.emit(uint64(b), 8)
+	}
+	w.unabbrev(8, 'h', 'i', 0x1ff)
+	w.unabbrev(9, 300)
+	w.end()
+	data := w.bytes()
+	c := NewCursor(bytes.NewReader(data), 0, int64(len(data)))
+	c.NarrowRecords(5, 8)
+	e, _ := c.Advance()
+	if err := c.EnterBlock(e.ID); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		e, err := c.Advance()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Kind == KindEndBlock {
+			break
+		}
+		r, err := c.ReadRecord(e.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(r.Bytes)+"|"+recString(r))
+	}
+	want := []string{"\x10\xff\x00|rec 8;", "hi\xff|rec 8;", "|rec 9 300;"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 func TestSkipBlock(t *testing.T) {
 	w := newWriter()
 	w.enter(8, 3)
