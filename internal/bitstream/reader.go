@@ -1,8 +1,8 @@
 package bitstream
 
 import (
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
