@@ -188,6 +188,9 @@ func (e *elfFile) symbols() ([]string, error) {
 	if symtab.entsize != entsize {
 		return nil, elfErr("section [index %d] has invalid sh_entsize: expected %d, but got %d", symIdx, entsize, symtab.entsize)
 	}
+	if symtab.size%entsize != 0 {
+		return nil, elfErr("section [index %d] has an invalid sh_size (%d) which is not a multiple of its sh_entsize (%d)", symIdx, symtab.size, entsize)
+	}
 	if symtab.off > uint64(e.size) || symtab.size > uint64(e.size)-symtab.off {
 		return nil, elfErr("section [index %d] has a sh_offset (0x%x) + sh_size (0x%x) that is greater than the file size (0x%x)", symIdx, symtab.off, symtab.size, e.size)
 	}

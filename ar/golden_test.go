@@ -3,6 +3,7 @@ package ar
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -154,6 +155,25 @@ func TestGolden(t *testing.T) {
 			}
 			if len(ms) != len(c.files) {
 				t.Fatalf("read %d members, want %d", len(ms), len(c.files))
+			}
+			// The symbol table reads back as each member's symbols.
+			var wantSyms []string
+			for i, f := range c.files {
+				syms, _, _ := MemberSymbols(f.name, bytes.NewReader(f.data), int64(len(f.data)), nil)
+				for _, y := range syms {
+					wantSyms = append(wantSyms, fmt.Sprintf("%s@%d", y, ms[i].HeaderOffset))
+				}
+			}
+			syms, err := r.Symbols()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotSyms []string
+			for _, y := range syms {
+				gotSyms = append(gotSyms, fmt.Sprintf("%s@%d", y.Name, y.MemberOffset))
+			}
+			if g, w := strings.Join(gotSyms, " "), strings.Join(wantSyms, " "); g != w && knownBitcodeDiffs[c.name] == "" {
+				t.Errorf("symbol table:\n got %s\nwant %s", g, w)
 			}
 			for i, m := range ms {
 				if m.Name != c.files[i].name || m.Size != int64(len(c.files[i].data)) || m.Mode != 0o644 || m.Date != 0 {

@@ -161,3 +161,38 @@ func TestMalformedAgainstLLVM(t *testing.T) {
 		}
 	}
 }
+
+// TestLyingSymbolTable: member listing ignores the symbol table (as LLVM
+// does), but Symbols reports counts that do not fit.
+func TestLyingSymbolTable(t *testing.T) {
+	ob, err := os.ReadFile("testdata/golden/objects.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bsd, err := os.ReadFile("testdata/read/bsd.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gnuCount := bytes.Clone(ob)
+	copy(gnuCount[8+60:], "\x00\x00\xff\xff")
+	gnuNames := bytes.Clone(ob)
+	copy(gnuNames[8+60:], "\x00\x00\x00\x13") // one more symbol than names
+	bsdRanlib := bytes.Clone(bsd)
+	i := bytes.Index(bsd, []byte("__.SYMDEF")) + 12
+	copy(bsdRanlib[i:], "\xff\xff\x00\x00")
+	for name, data := range map[string][]byte{"gnu-count": gnuCount, "gnu-names": gnuNames, "bsd-ranlib": bsdRanlib} {
+		r, err := NewReader(bytes.NewReader(data), int64(len(data)), name+".a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Members(); err != nil {
+			t.Errorf("%s: Members: %v", name, err)
+		}
+		_, err = r.Symbols()
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Field != "symbol table" {
+			t.Errorf("%s: Symbols error %v, want a symbol table *FormatError", name, err)
+		}
+		t.Log(err)
+	}
+}
