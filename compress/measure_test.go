@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,5 +42,17 @@ func TestMeasure(t *testing.T) {
 				t.Logf("%s %s window=%d: %d -> %d  %.1f MB/s", filepath.Base(f), lvl, win, len(src), len(out), float64(len(src))/el.Seconds()/1e6)
 			}
 		}
+		for _, level := range []int{-5, -2, -1, 1, 3, 6, 9, 19} {
+			start := time.Now()
+			h, err := Compress(io.Discard, src, Options{Level: level})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s Compress level %d: %d -> payload %d  %.1f MB/s", filepath.Base(f), level, len(src), h.TotalSize-32, float64(len(src))/time.Since(start).Seconds()/1e6)
+		}
+		q := int64(len(src) / 4)
+		start := time.Now()
+		h, _ := Compress(io.Discard, src, Options{FrameStarts: []int64{q, 2 * q, 3 * q}})
+		t.Logf("%s Compress level 3, 4 frames: %d -> payload %d  %.1f MB/s", filepath.Base(f), len(src), h.TotalSize-32, float64(len(src))/time.Since(start).Seconds()/1e6)
 	}
 }
