@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -131,7 +132,7 @@ func symNames(t *testing.T, a []byte) string {
 func TestCorruptELFAgainstLLVM(t *testing.T) {
 	llvmref.Need(t, "llvm-ar")
 	rng := rand.New(rand.NewSource(2))
-	n := 60 // one llvm-ar run each; GOFFLOAD_AR_CORRUPT=N runs more
+	n := 30 // one llvm-ar run each; GOFFLOAD_AR_CORRUPT=N runs more
 	if v, err := strconv.Atoi(os.Getenv("GOFFLOAD_AR_CORRUPT")); err == nil {
 		n = v
 	}
@@ -209,4 +210,76 @@ func TestNonELFMembersAgainstLLVM(t *testing.T) {
 			t.Errorf("%s: llvm-ar says %q, WriteGNU %q", c.name, se, err)
 		}
 	}
+}
+
+const freshSource = `
+int g1 = 1;
+int g2;
+static int s1 = 3;
+__attribute__((weak)) int w1 = 4;
+__attribute__((visibility("hidden"))) int h1 = 5;
+__attribute__((visibility("protected"))) int p1 = 6;
+extern int undef1;
+__thread int tls1 = 7;
+int func(void) { return undef1 + s1; }
+static int sfunc(void) { return 2; }
+__attribute__((weak)) int wfunc(void) { return sfunc(); }
+extern __attribute__((weak)) int wundef(void);
+int uses(void) { return wundef ? wundef() : 0; }
+__attribute__((section(".custom"))) int in_custom = 8;
+asm(".globl asm_abs\n.set asm_abs, 0x1234");
+`
+
+// TestFreshObjectsAgainstLLVM compiles members with clang-22 (several
+// targets, object and bitcode) and gcc, and compares WriteGNU with llvm-ar.
+func TestFreshObjectsAgainstLLVM(t *testing.T) {
+	clang := llvmref.Need(t, "clang")
+	llvmref.Need(t, "llvm-ar")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "a.c")
+	if err := os.WriteFile(src, []byte(freshSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	builds := map[string][]string{
+		"x86_64.o":  {clang, "-c", "-fcommon"},
+		"i386.o":    {clang, "-c", "--target=i386-linux-gnu", "-ffunction-sections", "-fdata-sections"},
+		"aarch64.o": {clang, "-c", "--target=aarch64-linux-gnu"},
+		"ppc64.o":   {clang, "-c", "--target=powerpc64-linux-gnu"},
+		"armv7.o":   {clang, "-c", "--target=armv7-linux-gnueabihf", "-mthumb"},
+		"riscv.o":   {clang, "-c", "--target=riscv64-linux-gnu"},
+		"module.bc": {clang, "-c", "-emit-llvm", "-fcommon"},
+	}
+	if gcc, err := exec.LookPath("gcc"); err == nil {
+		builds["gcc.o"] = []string{gcc, "-c", "-fcommon", "-O1"}
+	}
+	var fs []file
+	for _, name := range []string{"x86_64.o", "i386.o", "aarch64.o", "ppc64.o", "armv7.o", "riscv.o", "module.bc", "gcc.o"} {
+		argv, ok := builds[name]
+		if !ok {
+			continue
+		}
+		out := filepath.Join(dir, name)
+		res := llvmref.Run(t, dir, nil, nil, append(argv, src, "-o", out)...)
+		if res.Code != 0 {
+			t.Logf("skipping %s: %s", name, res.Stderr)
+			continue
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs = append(fs, file{name, data})
+	}
+	want, stderr := llvmAr(t, fs)
+	if want == nil {
+		t.Fatalf("llvm-ar: %s", stderr)
+	}
+	got, err := writeGNU(t, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("archives differ\nllvm-ar:  %s\nWriteGNU: %s", symNames(t, want), symNames(t, got))
+	}
+	t.Logf("%d members; symbols: %s", len(fs), symNames(t, got))
 }
