@@ -102,6 +102,7 @@ func TestSymbolsDifferential(t *testing.T) {
 		{"c-thinlto", "d.c", []string{"-flto=thin"}},
 		{"cxx-linux", "d.cpp", []string{"-target", "x86_64-linux-gnu"}},
 		{"cxx-win64", "d.cpp", []string{"-target", "x86_64-pc-windows-msvc"}},
+		{"cxx-split-lto", "d.cpp", []string{"-flto=thin", "-fsplit-lto-unit", "-fwhole-program-vtables", "-fvisibility=hidden"}},
 		{"cxx-amdgcn", "d.cpp", []string{"-target", "amdgcn-amd-amdhsa", "-mcpu=gfx906", "-nogpulib"}},
 	}
 	for _, tc := range cases {
