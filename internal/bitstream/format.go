@@ -21,7 +21,7 @@
 // a block's own ones in its ID numbering.
 //
 // The reader works over an io.ReaderAt, checks every length against the bits
-// left in its block, bounds the block nesting depth, and reports errors with
+// left in the stream, bounds the block nesting depth, and reports errors with
 // the bit offset at which they were found. It never panics on bad input.
 package bitstream
 
