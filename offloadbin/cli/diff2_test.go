@@ -1,0 +1,102 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goffload/goffload/internal/difftest"
+)
+
+// Malformed COFF and ELF objects: LLVM's object-reader checks and messages.
+func TestDiffHostileObjects(t *testing.T) {
+	win, err := os.ReadFile(filepath.Join(inputs, "omp_win.obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	p32 := func(b []byte, off int, v uint32) []byte {
+		out := bytes.Clone(b)
+		le.PutUint32(out[off:], v)
+		return out
+	}
+	p16 := func(b []byte, off int, v uint16) []byte {
+		out := bytes.Clone(b)
+		le.PutUint16(out[off:], v)
+		return out
+	}
+	nsec := int(le.Uint16(win[2:]))
+	symPtr, nsym := int(le.Uint32(win[8:])), int(le.Uint32(win[12:]))
+	strtab := symPtr + nsym*18
+	rows := map[string][]byte{
+		"coff symptr past end": p32(win, 8, uint32(len(win)+100)),
+		"coff nsym big":        p32(win, 12, 100000),
+		"coff strtab big":      p32(win, strtab, 100000),
+		"coff strtab 2":        p32(win, strtab, 2),
+		"coff strtab 0":        p32(win, strtab, 0),
+		"coff nsec big":        p16(win, 2, 1000),
+		"coff opthdr big":      p16(win, 16, 60000),
+		"coff no symtab":       p32(p32(win, 8, 0), 12, 0),
+		"coff truncated":       win[:30],
+		"coff header only":     win[:20],
+	}
+	for i := range nsec {
+		o := 20 + i*40
+		name := string(win[o : o+8])
+		set := func(key string, off int, b []byte) {
+			out := bytes.Clone(win)
+			copy(out[off:], b)
+			rows[key] = out
+		}
+		switch {
+		case name[:3] == "/24":
+			rows["coff raw ptr"] = p32(win, o+20, uint32(len(win)+1))
+			rows["coff raw size"] = p32(win, o+16, 100000)
+			set("coff name offset", o, []byte("/99999\x00\x00"))
+			set("coff name bad", o, []byte("/abc\x00\x00\x00\x00"))
+			set("coff name base64", o, []byte("//AAAAAY"))
+			set("coff inline name", o, []byte(".llvm.of"))
+		case name[:5] == ".text":
+			rows["coff other section past end"] = p32(win, o+20, uint32(len(win)+1))
+		}
+	}
+	knew, err := os.ReadFile(filepath.Join(inputs, "knew.o"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shoff := int(le.Uint64(knew[0x28:]))
+	shnum := int(le.Uint16(knew[0x3c:]))
+	p64 := func(b []byte, off int, v uint64) []byte {
+		out := bytes.Clone(b)
+		le.PutUint64(out[off:], v)
+		return out
+	}
+	for i := range shnum {
+		o := shoff + i*64
+		if le.Uint32(knew[o+4:]) == 0x6fff4c0b {
+			rows["elf section offset"] = p64(knew, o+0x18, 0x100000)
+			rows["elf section size"] = p64(knew, o+0x20, 0x100000)
+			rows["elf section type cleared"] = p32(knew, o+4, 1)
+		}
+	}
+	rows["elf shnum in section 0"] = p64(p16(knew, 0x3c, 0), shoff+0x20, uint64(shnum))
+	rows["elf shnum huge"] = p64(p16(knew, 0x3c, 0), shoff+0x20, 1<<62)
+	unal := append(bytes.Clone(knew), 0)
+	unal = append(unal, knew[shoff:shoff+shnum*64]...)
+	rows["elf unaligned shoff"] = p64(unal, 0x28, uint64(len(knew)+1))
+	rows["elf shoff unaligned past end"] = p64(knew, 0x28, uint64(shoff+1))
+	e32 := bytes.Clone(knew[:50])
+	e32[4] = 1
+	rows["elf32 short"] = e32
+	rows["elf 17 bytes"] = knew[:17]
+	rows["elf 18 bytes"] = knew[:18]
+
+	var cases []difftest.Case
+	for name, data := range rows {
+		cases = append(cases, difftest.Case{Name: name, Files: map[string][]byte{"in.o": data},
+			Args: []string{"in.o", "--image="}})
+	}
+	compare(t, cases)
+}
