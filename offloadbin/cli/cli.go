@@ -123,7 +123,7 @@ func Main(argv []string, env Env) int {
 		return 1
 	}
 	if IsDeprecatedName(argv0) {
-		io.WriteString(t.Stderr, DeprecationWarning)
+		io.WriteString(t.Stderr, t.tag("warning: ", "35")+strings.TrimPrefix(DeprecationWarning, "warning: "))
 	}
 	output := res.Last("o")
 	if res.Flag("h") || output == "" && len(res.Positional) == 0 {

@@ -121,8 +121,9 @@ func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
 	for i, f := range matched {
 		members[i] = ar.NewMember{Name: f.Container, Data: f.Image(), Size: f.ImageSize()}
 	}
+	// LLVM prints the archive writer's warnings uncolored.
 	warn := func(err error) {
-		fmt.Fprintf(t.Stderr, "%s%s\n", t.tag("warning: ", "35"), err)
+		fmt.Fprintf(t.Stderr, "warning: %s\n", err)
 	}
 	f, err := createArchiveFile(path)
 	if err != nil {

@@ -1,0 +1,73 @@
+package cli_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/internal/difftest"
+	"github.com/goffload/goffload/offloadbin"
+)
+
+func pack(t *testing.T, images ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	for i, data := range images {
+		err := offloadbin.Write(&buf, offloadbin.Image{
+			ImageKind: offloadbin.ImageObject, OffloadKind: offloadbin.OffloadHIP,
+			Strings: []offloadbin.StringEntry{{Key: "arch", Value: string(rune('a' + i))}, {Key: "triple", Value: "t"}},
+			Data:    strings.NewReader(data), Size: int64(len(data)),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+// Archive-writer messages (symbol-table reading of the members) and colors.
+func TestDiffArchiveMessages(t *testing.T) {
+	badELF := pack(t, "\x7fELF\x05\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x3e\x00")
+	odd := pack(t, "abc", "de")
+	files := map[string][]byte{"badelf.bin": badELF, "odd.bin": odd}
+	in := inputFiles(t)
+	for k, v := range in {
+		files[k] = v
+	}
+	c := func(name string, args ...string) difftest.Case {
+		return difftest.Case{Name: name, Files: files, Args: args}
+	}
+	compare(t, []difftest.Case{
+		c("bad ELF member", "badelf.bin", "--image=file=x.a", "--archive"),
+		c("odd sizes", "odd.bin", "--image=file=x.a", "--archive"),
+		c("two archives", "knew.o", "--image=arch=gfx906,file=1.a", "--image=file=2.a", "--archive"),
+		c("archive=false", "knew.o", "--image=arch=gfx906,file=1.a", "--archive=false"),
+		{Name: "deprecated color", Files: files, Args: []string{"--color", "-o", "o.bin"}, Argv0: "clang-offload-packager"},
+	})
+}
+
+// Known differences, logged rather than failed: they come from shared
+// packages (the bitcode reader's messages in archive-writer warnings,
+// internal/llvmcl's "Did you mean" choice) and are reported to their
+// owners.
+func TestDiffKnownGaps(t *testing.T) {
+	llvm, ours := tools(t)
+	files := map[string][]byte{
+		"badbc.bin":  pack(t, "BC\xc0\xde\x01\x02\x03\x04garbage", "plain"),
+		"badbc4.bin": pack(t, "BC\xc0\xde\x01\x02\x03\x04garbage"[:12]),
+	}
+	cases := []difftest.Case{
+		{Name: "bad bitcode member", Files: files, Args: []string{"badbc.bin", "--image=file=x.a", "--archive"}},
+		{Name: "bad bitcode member 12 bytes", Files: files, Args: []string{"badbc4.bin", "--image=file=x.a", "--archive"}},
+	}
+	for _, a := range []string{"--oimage", "--oq", "-ozz=3", "--orivc", "--mie", "--hsercr-a", "--vaspinzat", "--xlvaoervn"} {
+		cases = append(cases, difftest.Case{Name: "nearest " + a, Args: []string{a}})
+	}
+	for _, c := range cases {
+		want := difftest.Run(t, llvm, c)
+		got := difftest.Run(t, ours, c)
+		if d := difftest.Diff(want, got); d != "" {
+			t.Logf("known gap: %s %v:\n%s", c.Name, c.Args, d)
+		}
+	}
+}
