@@ -51,4 +51,6 @@ const (
 	// maxSections bounds the section count; it is also checked against the
 	// file size, since each header takes 40 or 64 bytes.
 	maxSections = 1 << 24
+	// maxPadding bounds the alignment padding the writer adds in total.
+	maxPadding = 1 << 24
 )

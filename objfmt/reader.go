@@ -1,11 +1,11 @@
 package objfmt
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // FormatError reports malformed input: what is wrong and at which file offset.
@@ -256,9 +256,10 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	names := newStrtabReader(f.shstrtab)
 	for i := 1; i < len(f.secs); i++ {
 		s := &f.secs[i]
-		name, err := cstring(f.shstrtab, s.nameOff)
+		name, err := names.at(s.nameOff)
 		if err != nil {
 			return nil, formatErr(f.shdrOff(i), "section %d: name offset %#x is past the end of the section name string table (%#x bytes)", i, s.nameOff, len(f.shstrtab))
 		}
@@ -302,14 +303,32 @@ func (f *elfFile) decodeShdr(b []byte) elfSection {
 
 var errNoNUL = errors.New("string not terminated")
 
-// cstring returns the NUL-terminated string at off in tab.
-func cstring(tab []byte, off uint32) (string, error) {
-	if uint64(off) >= uint64(len(tab)) {
+// strtab is a string table read from the file, with the positions of its NUL
+// bytes so that looking up many names costs O(log n) each, whatever the
+// input.
+type strtab struct {
+	data []byte
+	nuls []int
+}
+
+func newStrtabReader(data []byte) *strtab {
+	t := &strtab{data: data}
+	for i, c := range data {
+		if c == 0 {
+			t.nuls = append(t.nuls, i)
+		}
+	}
+	return t
+}
+
+// at returns the NUL-terminated string at off.
+func (t *strtab) at(off uint32) (string, error) {
+	if uint64(off) >= uint64(len(t.data)) {
 		return "", errNoNUL
 	}
-	b := tab[off:]
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		return string(b[:i]), nil
+	i, _ := slices.BinarySearch(t.nuls, int(off))
+	if i == len(t.nuls) {
+		return "", errNoNUL
 	}
-	return "", errNoNUL
+	return string(t.data[off:t.nuls[i]]), nil
 }

@@ -268,10 +268,11 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 		return nil, err
 	}
 	strSec := &f.secs[st.link]
-	strData, err := f.readAt(strSec.off, strSec.size, "symbol string table")
+	strBytes, err := f.readAt(strSec.off, strSec.size, "symbol string table")
 	if err != nil {
 		return nil, err
 	}
+	strData := newStrtabReader(strBytes)
 	count := int(st.size / entsz)
 	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count)}
 	var xtab []byte
@@ -312,8 +313,8 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 		nameOff := bo.Uint32(e[nameAt:])
 		name := ""
 		if nameOff != 0 {
-			if name, err = cstring(strData, nameOff); err != nil {
-				return nil, formatErr(int64(st.off)+int64(i)*int64(entsz), "symbol %d: name offset %#x is past the end of the string table (%#x bytes)", i, nameOff, len(strData))
+			if name, err = strData.at(nameOff); err != nil {
+				return nil, formatErr(int64(st.off)+int64(i)*int64(entsz), "symbol %d: name offset %#x is past the end of the string table (%#x bytes)", i, nameOff, len(strBytes))
 			}
 		}
 		sh := uint32(bo.Uint16(e[shndxAt:]))
@@ -536,16 +537,32 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 		}
 		return cmp.Compare(f.secs[a.old].off, f.secs[b.old].off)
 	})
+	// Alignment padding is the only growth beyond the input and the new
+	// contents; a huge sh_addralign from a damaged file must not make us
+	// write terabytes of zeros (or wrap around).
+	limit := uint64(f.size) + maxPadding
+	for _, s := range out[1:] {
+		if s.old < 0 || s.data != nil {
+			limit += s.size
+		}
+	}
 	cur := start
 	for _, s := range free {
 		// Alignment padding counts even before SHT_NOBITS sections.
+		if s.align > limit {
+			return 0, formatErr(f.shdrOff(max(s.old, 0)), "section %s: alignment %#x is too large", s.name, s.align)
+		}
 		s.off = alignTo(cur, s.align)
 		cur = s.off
 		if s.typ != shtNobits {
 			cur += s.size
 		}
+		if cur > limit {
+			return 0, formatErr(f.shdrOff(max(s.old, 0)), "section %s: layout would grow the output past %#x bytes (input %#x bytes)", s.name, limit, f.size)
+		}
 	}
-	return alignTo(cur, f.wordSize()), nil
+	shoff := alignTo(cur, f.wordSize())
+	return shoff, nil
 }
 
 func boolInt(b bool) int {
