@@ -82,8 +82,8 @@ func (z *zstdReader) start(f *zframe) error {
 	if f.maxOut < w {
 		w = f.maxOut
 	}
-	if rest := z.cap - z.total + 1; rest < w {
-		w = rest
+	if rest := z.cap - z.total; rest < w {
+		w = rest + 1 // room for one byte too many, to report the overflow
 	}
 	if w > maxDecodeWindow {
 		w = maxDecodeWindow

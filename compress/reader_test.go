@@ -290,3 +290,13 @@ func TestLyingFrameHeader(t *testing.T) {
 		}
 	}
 }
+
+// A header announcing 2^64-1 bytes must not shrink the decoder's window.
+func TestHugeDeclaredSize(t *testing.T) {
+	blob := bytes.Clone(readTestdata(t, "v3-default.cbc"))
+	binary.LittleEndian.PutUint64(blob[16:], ^uint64(0))
+	out, _, err := DecompressLLVM(blob)
+	if err != nil || !bytes.Equal(out, readTestdata(t, "bundle.bin")) {
+		t.Errorf("%d bytes, %v", len(out), err)
+	}
+}
