@@ -132,13 +132,19 @@ func oursDir(t *testing.T, needs ...string) string {
 }
 
 // TestToolsBuild fails when any of goffload's drop-in commands does not
-// build (or, with GOFFLOAD_E2E_OURS_DIR, is not in that folder).
+// build. With GOFFLOAD_E2E_OURS_DIR it only reports what the folder lacks;
+// the jobs needing a missing tool fail.
 func TestToolsBuild(t *testing.T) {
 	ours.once.Do(prepareOurs)
 	t.Logf("our tools: %s (%s)", ours.dir, ours.from)
+	userDir := os.Getenv("GOFFLOAD_E2E_OURS_DIR") != "" && os.Getenv("GOFFLOAD_E2E_OURS_DIR") != "@llvm"
 	for _, tool := range ourTools {
 		if err := ours.missing[tool]; err != nil {
-			t.Errorf("%s: %v", tool, err)
+			if userDir {
+				t.Logf("%s: %v", tool, err)
+			} else {
+				t.Errorf("%s: %v", tool, err)
+			}
 		}
 	}
 }
