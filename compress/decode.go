@@ -93,7 +93,7 @@ func (z *zstdReader) start(f *zframe) error {
 		wlog++
 	}
 	hdr := []byte{0x28, 0xB5, 0x2F, 0xFD, 0, byte(wlog-10) << 3}
-	body := io.NewSectionReader(z.r, z.base+f.start+f.hdrLen, f.blocksEnd-f.start-f.hdrLen)
+	body := z.blocks(f)
 	if z.dec == nil {
 		z.dec = decoderPool.Get().(*zstd.Decoder)
 	}
@@ -107,6 +107,46 @@ func (z *zstdReader) start(f *zframe) error {
 	}
 	return nil
 }
+
+// blocks returns the frame's blocks for the decoder, with raw and RLE
+// blocks above 128 KiB cut into blocks of at most 128 KiB (the same
+// output).
+func (z *zstdReader) blocks(f *zframe) io.Reader {
+	pos := f.start + f.hdrLen
+	var parts []io.Reader
+	section := func(from, to int64) io.Reader { return io.NewSectionReader(z.r, z.base+from, to-from) }
+	for _, bp := range f.oversized {
+		parts = append(parts, section(pos, bp))
+		var b [4]byte
+		if _, err := z.r.ReadAt(b[:], z.base+bp); err != nil {
+			return io.MultiReader(append(parts, errReader{err})...)
+		}
+		bh := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+		last, typ, size := bh&1, (bh>>1)&3, int64(bh>>3)
+		for off := int64(0); off < size; off += zstdBlockMax {
+			n := min(size-off, zstdBlockMax)
+			h := uint32(n)<<3 | typ<<1
+			if off+n == size {
+				h |= last
+			}
+			parts = append(parts, bytes.NewReader([]byte{byte(h), byte(h >> 8), byte(h >> 16)}))
+			if typ == blockRLE {
+				parts = append(parts, bytes.NewReader(b[3:4]))
+			} else {
+				parts = append(parts, section(bp+3+off, bp+3+off+n))
+			}
+		}
+		pos = bp + 3 + 1
+		if typ == blockRaw {
+			pos = bp + 3 + size
+		}
+	}
+	return io.MultiReader(append(parts, section(pos, f.blocksEnd))...)
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 func (z *zstdReader) Read(p []byte) (int, error) {
 	if z.err != nil {

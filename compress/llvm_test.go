@@ -128,6 +128,35 @@ func corruptInputs(t *testing.T) map[string][]byte {
 	skip := append(bytes.Clone(good[:32]), 0x50, 0x2a, 0x4d, 0x18, 8, 0, 0, 0, 'C', 'C', 'O', 'B', 3, 0, 1, 0)
 	cases["skippable-ccob"] = append(skip, good[32:]...)
 	cases["skippable-truncated"] = append(bytes.Clone(good), 0x50, 0x2a, 0x4d, 0x18, 8, 0, 0, 0, 'C')
+	// Hand-made frames: tiny payloads, a window too large, a raw block
+	// above the 128 KiB block limit, RLE blocks, an empty raw block.
+	hdr := func(size int, payload ...byte) []byte {
+		b := Header{Version: 3, Method: Zstd, TotalSize: uint64(32 + len(payload)), UncompressedSize: uint64(size)}.AppendHeader(nil)
+		return append(b, payload...)
+	}
+	magic := []byte{0x28, 0xB5, 0x2F, 0xFD}
+	cases["payload-4"] = hdr(10, magic...)
+	cases["payload-magic-fhd"] = hdr(10, append(bytes.Clone(magic), 0x20)...)
+	cases["payload-8"] = hdr(10, append(bytes.Clone(magic), 0x20, 0x0a, 0x01, 0x00)...)
+	cases["payload-garbage-8"] = hdr(10, 1, 2, 3, 4, 5, 6, 7, 8)
+	cases["payload-garbage-20"] = hdr(10, bytes.Repeat([]byte{7}, 20)...)
+	cases["window-2^32"] = hdr(3, append(bytes.Clone(magic), 0x00, 0xB0, 0x19, 0, 0, 'a', 'b', 'c')...)
+	cases["window-2^31"] = hdr(3, append(bytes.Clone(magic), 0x00, 0xA8, 0x19, 0, 0, 'a', 'b', 'c')...)
+	big := 200 << 10
+	raw := append(bytes.Clone(magic), 0x00, 0x58) // window 8 MiB
+	bh := uint32(big)<<3 | 0<<1 | 1
+	raw = append(raw, byte(bh), byte(bh>>8), byte(bh>>16))
+	raw = append(raw, make([]byte, big)...)
+	cases["raw-block-200k"] = hdr(big, raw...)
+	rle := append(bytes.Clone(magic), 0x00, 0x58)
+	bh = uint32(big)<<3 | 1<<1 | 1
+	cases["rle-block-200k"] = hdr(big, append(rle, byte(bh), byte(bh>>8), byte(bh>>16), 'x')...)
+	rle = append(bytes.Clone(magic), 0x00, 0x58)
+	bh = uint32(1000)<<3 | 1<<1 | 1
+	cases["rle-block-too-big"] = hdr(999, append(rle, byte(bh), byte(bh>>8), byte(bh>>16), 'x')...)
+	cases["raw-empty-blocks"] = hdr(3, append(bytes.Clone(magic), 0x00, 0x58, 0, 0, 0, 0, 0, 0, 0x19, 0, 0, 'a', 'b', 'c')...)
+	cases["fcs-small"] = hdr(100, append(bytes.Clone(magic), 0x20, 2, 0x19, 0, 0, 'a', 'b', 'c')...)
+	cases["fcs-large"] = hdr(100, append(bytes.Clone(magic), 0x20, 9, 0x19, 0, 0, 'a', 'b', 'c')...)
 	// zlib payloads.
 	var zb bytes.Buffer
 	Compress(&zb, bundle, Options{Zlib: true, Level: ZlibDefaultLevel})

@@ -42,6 +42,9 @@ type zframe struct {
 	complete  bool
 	// maxOut bounds the frame's decoded size, from its block headers.
 	maxOut uint64
+	// oversized lists raw and RLE blocks above 128 KiB (offsets of their
+	// headers). libzstd 1.5.4 decodes them; the Go decoder needs them cut.
+	oversized []int64
 }
 
 // A zscan is the structure of a zstd payload: the frames in order and,
@@ -214,6 +217,9 @@ func scanZstd(r io.ReaderAt, n int64, all bool) zscan {
 				cur.maxOut += zstdBlockMax
 			default:
 				cur.maxOut += uint64(size)
+				if size > zstdBlockMax {
+					cur.oversized = append(cur.oversized, bp)
+				}
 			}
 			bp += 3 + csize
 			cur.blocksEnd = bp
