@@ -1,0 +1,113 @@
+package objfmt
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/internal/llvmref"
+)
+
+func TestFormatCommand(t *testing.T) {
+	args := BundleCommandArgs(
+		[]string{BundlePrefix + "host-x86_64-unknown-linux-gnu-", BundlePrefix + "hip-amdgcn-amd-amdhsa--gfx906"},
+		[]string{"/tmp/clang-offload-bundler-40aa41.tmp", "d1.bin"}, "host.o", "fat.o")
+	got := FormatCommand("/usr/lib/llvm-22/bin/llvm-objcopy", args)
+	want := `"/usr/lib/llvm-22/bin/llvm-objcopy" "--add-section=__CLANG_OFFLOAD_BUNDLE__host-x86_64-unknown-linux-gnu-=/tmp/clang-offload-bundler-40aa41.tmp" "--set-section-flags=__CLANG_OFFLOAD_BUNDLE__host-x86_64-unknown-linux-gnu-=readonly,exclude" "--add-section=__CLANG_OFFLOAD_BUNDLE__hip-amdgcn-amd-amdhsa--gfx906=d1.bin" "--set-section-flags=__CLANG_OFFLOAD_BUNDLE__hip-amdgcn-amd-amdhsa--gfx906=readonly,exclude" "--" "host.o" "fat.o"`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = FormatCommand("llvm-objcopy", StripCommandArgs("fat.o", "/tmp/x.tmp"))
+	want = `"llvm-objcopy" "--regex" "--remove-section=__CLANG_OFFLOAD_BUNDLE__.*" "--" "fat.o" "/tmp/x.tmp"`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestDryRunMatchesBundler compares the -### lines with the ones
+// clang-offload-bundler 22 prints, temporary names aside.
+func TestDryRunMatchesBundler(t *testing.T) {
+	bundler := llvmref.Need(t, "clang-offload-bundler")
+	dir := t.TempDir()
+	for _, n := range []string{"host.o", "dev.bin"} {
+		os.WriteFile(filepath.Join(dir, n), readFile(t, "testdata/clang-O1.host.o"), 0o666)
+	}
+	tmpRE := regexp.MustCompile(`/clang-offload-bundler-[0-9a-f]{6}\.tmp`)
+	env := []string{"TMPDIR=" + dir}
+	objcopy := filepath.Join(filepath.Dir(bundler), "llvm-objcopy")
+
+	res := llvmref.Run(t, dir, env, nil, bundler, "-type=o", "-###",
+		"-targets=hip-amdgcn-amd-amdhsa--gfx906,host-x86_64-unknown-linux-gnu",
+		"-input=dev.bin", "-input=host.o", "-output=fat.o")
+	var stderr bytes.Buffer
+	o := &Objcopy{Path: objcopy, DryRun: true, Stderr: &stderr}
+	o.Run(BundleCommandArgs(
+		[]string{BundlePrefix + "hip-amdgcn-amd-amdhsa--gfx906", BundlePrefix + "host-x86_64-unknown-linux-gnu-"},
+		[]string{"dev.bin", dir + "/clang-offload-bundler-000000.tmp"}, "host.o", "fat.o"))
+	if got, want := tmpRE.ReplaceAllString(stderr.String(), "/T"), tmpRE.ReplaceAllString(string(res.Stderr), "/T"); got != want {
+		t.Errorf("bundle -###:\n got %s\nwant %s", got, want)
+	}
+
+	os.WriteFile(filepath.Join(dir, "fat.o"), readFile(t, "testdata/clang-O1.fat.o"), 0o666)
+	res = llvmref.Run(t, dir, env, nil, bundler, "-type=o", "-###", "-unbundle",
+		"-targets=host-x86_64-unknown-linux-gnu", "-input=fat.o", "-output=out.o")
+	stderr.Reset()
+	o.Run(StripCommandArgs("fat.o", dir+"/clang-offload-bundler-000000.tmp"))
+	if got, want := tmpRE.ReplaceAllString(stderr.String(), "/T"), tmpRE.ReplaceAllString(string(res.Stderr), "/T"); got != want {
+		t.Errorf("unbundle -###:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestFindObjcopy(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fakebin")
+	os.Mkdir(fake, 0o777)
+	os.WriteFile(filepath.Join(fake, "llvm-objcopy"), []byte("#!/bin/sh\nexit 3\n"), 0o777)
+	os.Symlink("/bin/true", filepath.Join(fake, "clang-offload-bundler"))
+	p, err := FindObjcopy(filepath.Join(fake, "clang-offload-bundler"))
+	if err != nil || p != fake+"/llvm-objcopy" {
+		t.Errorf("FindObjcopy next to argv0 = %q, %v", p, err)
+	}
+	t.Setenv("PATH", fake)
+	p, err = FindObjcopy("clang-offload-bundler") // not a path: search $PATH
+	if err != nil || p != fake+"/llvm-objcopy" {
+		t.Errorf("FindObjcopy through PATH = %q, %v", p, err)
+	}
+	t.Setenv("PATH", dir)
+	if _, err := FindObjcopy("clang-offload-bundler"); !errors.Is(err, ErrObjcopyNotFound) || err.Error() != "unable to find 'llvm-objcopy' in path" {
+		t.Errorf("FindObjcopy with nothing to find: %v", err)
+	}
+
+	// A failing objcopy gives LLVM's message.
+	err = (&Objcopy{Path: fake + "/llvm-objcopy"}).Run([]string{"x"})
+	if !errors.Is(err, ErrObjcopyFailed) || err.Error() != "'llvm-objcopy' tool failed" {
+		t.Errorf("Run of a failing objcopy: %v", err)
+	}
+	if err := (&Objcopy{Path: dir + "/missing"}).Run(nil); !errors.Is(err, ErrObjcopyFailed) {
+		t.Errorf("Run of a missing objcopy: %v", err)
+	}
+}
+
+func TestCreateTemp(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	f, err := CreateTemp()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	f.Close()
+	if ok, _ := regexp.MatchString(`^`+regexp.QuoteMeta(dir)+`/clang-offload-bundler-[0-9a-f]{6}\.tmp$`, f.Name()); !ok {
+		t.Errorf("temp name %q", f.Name())
+	}
+	t.Setenv("TMPDIR", "/nonexistent")
+	_, err = CreateTemp()
+	var pe *os.PathError
+	if !errors.As(err, &pe) || !strings.HasPrefix(pe.Path, "/nonexistent/clang-offload-bundler-") {
+		t.Errorf("CreateTemp in a missing folder: %v", err)
+	}
+}
