@@ -1,6 +1,9 @@
 package targetid
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Architecture names understood by LLVM 22.1.8's triple parser, each mapped to
 // the name of its architecture type. Names that map to the same type are
@@ -17,8 +20,8 @@ var archNames = map[string]string{
 	"xscale": "arm", "xscaleeb": "armeb",
 	"aarch64": "aarch64", "aarch64_be": "aarch64_be", "aarch64_32": "aarch64_32",
 	"aarch64_lfi": "aarch64",
-	"arc":   "arc",
-	"arm64": "aarch64", "arm64_32": "aarch64_32", "arm64e": "aarch64", "arm64ec": "aarch64",
+	"arc":         "arc",
+	"arm64":       "aarch64", "arm64_32": "aarch64_32", "arm64e": "aarch64", "arm64ec": "aarch64",
 	"arm": "arm", "armeb": "armeb", "thumb": "thumb", "thumbeb": "thumbeb",
 	"avr": "avr", "m68k": "m68k", "msp430": "msp430",
 	"mips": "mips", "mipseb": "mips", "mipsallegrex": "mips", "mipsisa32r6": "mips", "mipsr6": "mips",
@@ -30,7 +33,7 @@ var archNames = map[string]string{
 	"r600": "r600", "amdgcn": "amdgcn",
 	"riscv32": "riscv32", "riscv64": "riscv64", "riscv32be": "riscv32be", "riscv64be": "riscv64be",
 	"hexagon": "hexagon",
-	"s390x": "systemz", "systemz": "systemz",
+	"s390x":   "systemz", "systemz": "systemz",
 	"sparc": "sparc", "sparcel": "sparcel", "sparcv9": "sparcv9", "sparc64": "sparcv9",
 	"tce": "tce", "tcele": "tcele",
 	"xcore": "xcore",
@@ -178,20 +181,71 @@ func parseARMArch(s string) string {
 	return arch
 }
 
-// armIsV6M reports whether the canonical ARM name is an M-profile version 6
-// architecture (v6m, v6-m, v6sm, v6s-m).
-func armIsV6M(c string) bool {
-	switch c {
-	case "v6m", "v6-m", "v6sm", "v6s-m":
-		return true
+// armIsV6M reports whether the canonical ARM name c names the M-profile
+// version 6 architecture (v6m, v6-m, v6sm, v6s-m, or any suffix of
+// "armv6-m" that no earlier architecture name ends with).
+func armIsV6M(c string) bool { return armLookup(c) == "armv6-m" }
+
+// armSynonyms maps short ARM version spellings to the names LLVM 22 looks up.
+var armSynonyms = map[string]string{
+	"v5": "v5t", "v5e": "v5te", "v6j": "v6", "v6hl": "v6k",
+	"v6m": "v6-m", "v6sm": "v6-m", "v6s-m": "v6-m", "v6z": "v6kz", "v6zk": "v6kz",
+	"v7": "v7-a", "v7a": "v7-a", "v7hl": "v7-a", "v7l": "v7-a",
+	"v7r": "v7-r", "v7m": "v7-m", "v7em": "v7e-m",
+	"v8": "v8-a", "v8a": "v8-a", "v8l": "v8-a", "aarch64": "v8-a", "arm64": "v8-a",
+	"v8r": "v8-r", "v9": "v9-a", "v9a": "v9-a",
+	"v8m.base": "v8-m.base", "v8m.main": "v8-m.main", "v8.1m.main": "v8.1-m.main",
+}
+
+func init() {
+	for i := 1; i <= 9; i++ {
+		armSynonyms[fmt.Sprintf("v8.%da", i)] = fmt.Sprintf("v8.%d-a", i)
 	}
-	return false
+	for i := 1; i <= 7; i++ {
+		armSynonyms[fmt.Sprintf("v9.%da", i)] = fmt.Sprintf("v9.%d-a", i)
+	}
+}
+
+// armArchs lists LLVM 22's ARM architecture names in table order, each with
+// the triple sub-architecture it stands for ("" for none).
+var armArchs = func() [][2]string {
+	a := [][2]string{{"invalid", ""}, {"armv4", ""}, {"armv4t", "v4t"}, {"armv5t", "v5"},
+		{"armv5te", "v5te"}, {"armv5tej", "v5te"}, {"armv6", "v6"}, {"armv6k", "v6k"},
+		{"armv6t2", "v6t2"}, {"armv6kz", "v6k"}, {"armv6-m", "v6m"}, {"armv7-a", "v7"},
+		{"armv7ve", "v7ve"}, {"armv7-r", "v7"}, {"armv7-m", "v7m"}, {"armv7e-m", "v7em"},
+		{"armv8-a", "v8"}}
+	for i := 1; i <= 9; i++ {
+		a = append(a, [2]string{fmt.Sprintf("armv8.%d-a", i), fmt.Sprintf("v8.%d", i)})
+	}
+	a = append(a, [2]string{"armv9-a", "v9"})
+	for i := 1; i <= 7; i++ {
+		a = append(a, [2]string{fmt.Sprintf("armv9.%d-a", i), fmt.Sprintf("v9.%d", i)})
+	}
+	return append(a, [][2]string{{"armv8-r", "v8r"}, {"armv8-m.base", "v8m.base"},
+		{"armv8-m.main", "v8m.main"}, {"armv8.1-m.main", "v8.1m.main"}, {"iwmmxt", "v5te"},
+		{"iwmmxt2", "v5te"}, {"xscale", "v5te"}, {"armv7s", "v7s"}, {"armv7k", "v7k"}}...)
+}()
+
+// armLookup returns the first ARM architecture name that ends with the
+// synonym of the canonical name c, as LLVM 22's ARM parser does, or "".
+func armLookup(c string) string {
+	syn := c
+	if s, ok := armSynonyms[c]; ok {
+		syn = s
+	}
+	for _, a := range armArchs {
+		if strings.HasSuffix(a[0], syn) {
+			return a[0]
+		}
+	}
+	return ""
 }
 
 // parseSubArch returns a string identifying the sub-architecture LLVM 22
 // derives from the architecture piece, or "" for none. It serves only to
-// compare two triples. For ARM names it is the canonical version part, which
-// may tell apart spellings LLVM treats as one sub-architecture.
+// compare two triples. Like LLVM, it runs every other name through the ARM
+// architecture lookup, so a few non-ARM names get an ARM sub-architecture
+// ("ve" ends like "armv7ve"); that does not change any comparison.
 func parseSubArch(s string) string {
 	switch {
 	case strings.HasPrefix(s, "mips") && (strings.HasSuffix(s, "r6el") || strings.HasSuffix(s, "r6")):
@@ -212,17 +266,19 @@ func parseSubArch(s string) string {
 		}
 		return ""
 	}
-	switch parseArch(s) {
-	case "arm", "armeb", "thumb", "thumbeb", "aarch64", "aarch64_be", "aarch64_32":
-		c := armCanonical(s)
-		if c == s {
-			return ""
+	c := armCanonical(s)
+	if c == "" {
+		for _, k := range []string{"kalimba3", "kalimba4", "kalimba5"} {
+			if strings.HasSuffix(s, k) {
+				return k
+			}
 		}
-		return c
+		return ""
 	}
-	for _, k := range []string{"kalimba3", "kalimba4", "kalimba5"} {
-		if strings.HasSuffix(s, k) {
-			return k
+	a := armLookup(c)
+	for _, e := range armArchs {
+		if e[0] == a {
+			return e[1]
 		}
 	}
 	return ""

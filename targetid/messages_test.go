@@ -1,0 +1,215 @@
+package targetid
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var invalidInputs = []string{
+	"foo-bar-baz-qux-quux",
+	"cuda-nvptx64-nvidia-cuda--sm_70",
+	"sycl-spir64-unknown-unknown-",
+	"HIP-amdgcn-amd-amdhsa--gfx906",
+	"hip-amdgpu-amd-amdhsa--gfx906",
+	"host-X86_64-unknown-linux-gnu",
+	"host-x86_64_lfi-unknown-linux-gnu",
+	"-x86_64-unknown-linux-gnu",
+	"host--unknown-linux-gnu",
+	"--unknown-linux-gnu",
+	"-----",
+	"openmp-tcele64-unknown-linux-gnu-foo",
+	"hipv5-amdgcn-amd-amdhsa--gfx906:xnack+",
+	"hip-amdgcn-amd-amdhsa--gfx906",
+	"hipv4-amdgcn-amd-amdhsa--gfx940",
+	"host-x86_64-unknown-linux-gnu",
+	"hip-amdgcn-amd-amdhsa-gfx906",
+	"hip-x-y-z-w-gfx9-4-generic",
+}
+
+func TestInvalidTargetMessage(t *testing.T) {
+	id, _ := Parse("foo-bar-baz-qux-quux")
+	want := "invalid target 'foo-bar-baz-qux-quux', unknown offloading kind 'foo', unknown target triple 'bar-baz-qux-quux'"
+	if got := InvalidTargetMessage("foo-bar-baz-qux-quux", id); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	for _, r := range readTable(t, "invalid.txt", 2) {
+		raw, want := strings.TrimPrefix(r[0], "="), strings.TrimPrefix(r[1], "=")
+		id, ok := Parse(raw)
+		if !ok {
+			t.Fatalf("Parse(%q) failed", raw)
+		}
+		if got := InvalidTargetMessage(raw, id); got != want {
+			t.Errorf("InvalidTargetMessage(%q) = %q, LLVM says %q", raw, got, want)
+		}
+	}
+}
+
+func TestInvalidTargetMessageLLVM(t *testing.T) {
+	b := needBundler(t)
+	var recs [][]string
+	for _, raw := range invalidInputs {
+		_, msg, code := b.run("-type=i", "-targets="+raw, "-input="+b.in, "-output="+filepath.Join(b.dir, "o.i"))
+		want := ""
+		if code != 0 && strings.HasPrefix(msg, "invalid target") {
+			want = msg
+		}
+		id, _ := Parse(raw)
+		if got := InvalidTargetMessage(raw, id); got != want {
+			t.Errorf("InvalidTargetMessage(%q) = %q, LLVM says %q", raw, got, want)
+		}
+		recs = append(recs, []string{"=" + raw, "=" + want})
+	}
+	writeTable(t, "invalid.txt", "command-line target\tLLVM 22 error text without the '<argv0>: error: ' prefix ('=' prefixes each field)", recs)
+}
+
+func TestFormatMissing(t *testing.T) {
+	for _, c := range []struct {
+		ids  []string
+		want string
+	}{
+		{[]string{"b"}, "Can't find bundles for b"},
+		{[]string{"b", "a"}, "Can't find bundles for a and b"},
+		{[]string{"c", "a", "b"}, "Can't find bundles for a, b, and c"},
+		{[]string{"hip-amdgcn-amd-amdhsa--gfx90a", "hip-amdgcn-amd-amdhsa--gfx908",
+			"host-x86_64-unknown-linux-gnu-", "hip-amdgcn-amd-amdhsa--gfx1030"},
+			"Can't find bundles for hip-amdgcn-amd-amdhsa--gfx1030, hip-amdgcn-amd-amdhsa--gfx908, hip-amdgcn-amd-amdhsa--gfx90a, and host-x86_64-unknown-linux-gnu-"},
+	} {
+		if got := FormatMissing(c.ids); got != c.want {
+			t.Errorf("FormatMissing(%q) = %q, want %q", c.ids, got, c.want)
+		}
+	}
+}
+
+func TestFormatMissingLLVM(t *testing.T) {
+	b := needBundler(t)
+	f := filepath.Join(b.dir, "one.bc")
+	writeBinaryBundle(t, f, "hip-amdgcn-amd-amdhsa--gfx1100", []byte("x"))
+	all := []string{"hip-amdgcn-amd-amdhsa-unknown-gfx90a", "host-x86_64--linux-gnu",
+		"hip-amdgcn-amd-amdhsa--gfx908", "openmp-x86_64-linux-gnu-", "hip-amdgcn-amd-amdhsa--gfx1030"}
+	for n := 1; n <= len(all); n++ {
+		targets := all[:n]
+		args := []string{"-type=bc", "-unbundle", "-input=" + f, "-targets=" + strings.Join(targets, ",")}
+		var std []string
+		for i, tg := range targets {
+			args = append(args, fmt.Sprintf("-output=%s/o%d", b.dir, i))
+			id, _ := Parse(tg)
+			std = append(std, id.Standard())
+		}
+		_, msg, code := b.run(args...)
+		if code == 0 {
+			t.Fatalf("%v: unexpected success", targets)
+		}
+		if got := FormatMissing(std); got != msg {
+			t.Errorf("FormatMissing(%q) = %q, LLVM says %q", std, got, msg)
+		}
+	}
+}
+
+// conflictTIDs are target IDs combined into sets for the conflict check.
+var conflictTIDs = []string{"", "gfx906", "gfx906:xnack+", "gfx906:xnack-", "gfx906:sramecc+",
+	"gfx906:sramecc-", "gfx906:sramecc+:xnack+", "gfx906:xnack+:sramecc+", "gfx906:sramecc-:xnack-",
+	"gfx906:foo+", "gfx906:+", "gfx906:", "gfx908", "gfx908:xnack+", "gfx90a:sramecc+",
+	"gfx90a:xnack-", "sm_70", "gfx906:xnack+:"}
+
+func conflictSets() [][]string {
+	r := rand.New(rand.NewPCG(7, 7))
+	var sets [][]string
+	for i := 0; i < 30; i++ {
+		n := 2 + r.IntN(3)
+		var s []string
+		for len(s) < n {
+			if tid := pick(r, conflictTIDs); !slices.Contains(s, tid) {
+				s = append(s, tid)
+			}
+		}
+		sets = append(sets, s)
+	}
+	return sets
+}
+
+func TestConflictingPair(t *testing.T) {
+	for _, c := range []struct {
+		ids  []string
+		a, b string
+	}{
+		{[]string{"gfx906:xnack+", "gfx906"}, "gfx906", "gfx906:xnack+"},
+		{[]string{"gfx906:xnack+", "gfx906:sramecc+"}, "gfx906:sramecc+", "gfx906:xnack+"},
+		{[]string{"gfx906:xnack+", "gfx906:xnack-"}, "", ""},
+		{[]string{"gfx906:xnack+", "gfx906:sramecc+:xnack+"}, "", ""},
+		{[]string{"gfx906", "gfx908:xnack+", ""}, "", ""},
+	} {
+		a, b, ok := ConflictingPair(c.ids)
+		if a != c.a || b != c.b || ok != (c.a != "") {
+			t.Errorf("ConflictingPair(%q) = %q, %q, %v; want %q, %q", c.ids, a, b, ok, c.a, c.b)
+		}
+	}
+	for _, s := range []string{"gfx906:xnack", "gfx906::xnack+", "gfx906:xnack+:xnack-", ":xnack+"} {
+		if m, ok := FirstMalformed([]string{"gfx906", s}); !ok || m != s {
+			t.Errorf("FirstMalformed did not find %q", s)
+		}
+	}
+	for _, r := range readTable(t, "conflict.txt", 2) {
+		set := strings.Split(strings.TrimPrefix(r[0], "="), ",")
+		a, b, ok := ConflictingPair(set)
+		got := ""
+		if ok {
+			got = a + "," + b
+		}
+		if got != strings.TrimPrefix(r[1], "=") {
+			t.Errorf("ConflictingPair(%q) = %q, LLVM says %q", set, got, r[1])
+		}
+	}
+}
+
+// TestConflictingPairLLVM bundles hip targets of one key with the LLVM 22
+// bundler and compares its conflict report with ConflictingPair.
+func TestConflictingPairLLVM(t *testing.T) {
+	b := needBundler(t)
+	const key = "hip-amdgcn-amd-amdhsa-"
+	var recs [][]string
+	for _, set := range conflictSets() {
+		args := []string{"-type=i", "-output=" + filepath.Join(b.dir, "c.i")}
+		var targets []string
+		for _, tid := range set {
+			targets = append(targets, key+"-"+tid)
+			args = append(args, "-input="+b.in)
+		}
+		args = append(args, "-targets="+strings.Join(targets, ","))
+		_, msg, code := b.run(args...)
+		want := ""
+		switch {
+		case code == 0:
+		case strings.HasPrefix(msg, "Cannot bundle inputs with conflicting targets: '"):
+			var x, y string
+			if _, err := fmt.Sscanf(strings.TrimPrefix(msg, "Cannot bundle inputs with conflicting targets: "), "%s and %s", &x, &y); err != nil {
+				t.Fatalf("parsing %q: %v", msg, err)
+			}
+			x = strings.TrimPrefix(strings.Trim(x, "'"), key+"-")
+			y = strings.TrimPrefix(strings.Trim(y, "'"), key+"-")
+			want = x + "," + y
+		default:
+			// LLVM crashes on malformed target IDs; the port reports them.
+			if _, bad := FirstMalformed(set); !bad {
+				t.Errorf("%q: LLVM failed (%d) but FirstMalformed finds nothing: %.200s", set, code, msg)
+			}
+			continue
+		}
+		if _, bad := FirstMalformed(set); bad {
+			t.Errorf("%q: FirstMalformed reports a malformed ID LLVM accepts", set)
+		}
+		a, bb, ok := ConflictingPair(set)
+		got := ""
+		if ok {
+			got = a + "," + bb
+		}
+		if got != want {
+			t.Errorf("ConflictingPair(%q) = %q, LLVM says %q", set, got, want)
+		}
+		recs = append(recs, []string{"=" + strings.Join(set, ","), "=" + want})
+	}
+	writeTable(t, "conflict.txt", "target IDs of one key\tconflicting pair reported by clang-offload-bundler 22.1.8 ('=' prefixes each field)", recs)
+}
