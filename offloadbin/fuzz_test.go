@@ -3,6 +3,8 @@ package offloadbin
 import (
 	"bytes"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,6 +33,30 @@ func FuzzReadAll(f *testing.F) {
 				if _, err := b.Image().ReadAt(buf, 0); err != nil && len(buf) > 0 {
 					t.Fatalf("image not readable: %v", err)
 				}
+			}
+		}
+	})
+}
+
+func FuzzExtract(f *testing.F) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "inputs", "*"))
+	for _, path := range inputs {
+		if fi, err := os.Stat(path); err == nil && fi.Size() <= 32<<10 && !strings.HasSuffix(path, "thin.a") {
+			data, _ := os.ReadFile(path)
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		found, err := Extract(bytes.NewReader(data), int64(len(data)), "fuzz", V1Only())
+		if err != nil {
+			if LLVMMessage(err) == "" {
+				t.Fatal("empty message")
+			}
+			return
+		}
+		for _, b := range found {
+			if b.ImageSize() > int64(len(data)) {
+				t.Fatalf("image of %d bytes in a %d-byte input", b.ImageSize(), len(data))
 			}
 		}
 	})
