@@ -13,9 +13,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// errDstTooSmall is the internal signal that the output exceeded its cap.
-var errDstTooSmall = errors.New("output larger than the header's uncompressed size")
-
 var decoderPool = sync.Pool{New: func() any {
 	d, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(1),
@@ -152,7 +149,10 @@ func (z *zstdReader) Read(p []byte) (int, error) {
 	if z.err != nil {
 		return 0, z.err
 	}
-	for {
+	for idle := 0; ; idle++ {
+		if idle > 1000 {
+			return 0, z.fail(zstdCorruption, "zstd decoder makes no progress")
+		}
 		if z.cur == nil {
 			for z.i < len(z.scan.frames) && z.scan.frames[z.i].skippable {
 				z.i++
@@ -183,7 +183,7 @@ func (z *zstdReader) Read(p []byte) (int, error) {
 		f := z.cur
 		switch {
 		case err == nil:
-			if n > 0 {
+			if n > 0 || len(p) == 0 {
 				return n, nil
 			}
 			continue

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goffload/goffload/internal/llvmref"
@@ -188,19 +189,35 @@ func corruptInputs(t *testing.T) map[string][]byte {
 func TestLLVMErrors(t *testing.T) {
 	bundler := llvmref.Need(t, "clang-offload-bundler")
 	dir := t.TempDir()
-	for name, blob := range corruptInputs(t) {
+	cases := corruptInputs(t)
+	llvmSays := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan bool, 4) // the runs are mostly process start-up
+	for name, blob := range cases {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, blob, 0o666)
-		res := llvmref.Run(t, dir, nil, nil, bundler, "-type=bc", "-list", "-input="+p)
-		llvmMsg := ""
-		if res.Code != 0 {
-			s := strings.TrimSpace(string(res.Stderr))
-			_, llvmMsg, _ = strings.Cut(s, "error: Failed to decompress input: ")
-			if llvmMsg == "" {
-				// Decompression worked; the bundle inside was bad.
-				llvmMsg = "(decompressed; " + s + ")"
+		sem <- true
+		wg.Go(func() {
+			defer func() { <-sem }()
+			res := llvmref.Run(t, dir, nil, nil, bundler, "-type=bc", "-list", "-input="+p)
+			msg := ""
+			if res.Code != 0 {
+				s := strings.TrimSpace(string(res.Stderr))
+				_, msg, _ = strings.Cut(s, "error: Failed to decompress input: ")
+				if msg == "" {
+					// Decompression worked; the bundle inside was bad.
+					msg = "(decompressed; " + s + ")"
+				}
 			}
-		}
+			mu.Lock()
+			llvmSays[name] = msg
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	for name, blob := range cases {
+		llvmMsg := llvmSays[name]
 		_, _, err := DecompressLLVM(blob)
 		ours := ""
 		if err != nil {
