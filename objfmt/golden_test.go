@@ -156,3 +156,32 @@ func TestStringTableOrder(t *testing.T) {
 		t.Errorf("offsets: .text %d, .rela.text %d, empty %d", b.offset(".text"), b.offset(".rela.text"), b.offset(""))
 	}
 }
+
+func TestCOFFBundles(t *testing.T) {
+	b := readFile(t, "testdata/coff-x86_64.fat.obj")
+	if !IsObject(bytes.NewReader(b), int64(len(b))) || IsELF(bytes.NewReader(b), int64(len(b))) {
+		t.Fatal("COFF object not recognised as a non-ELF object")
+	}
+	bs, err := ReadBundles(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Bundle{
+		{ID: "host-x86_64-pc-windows-msvc-", Size: 1, HostPlaceholder: true},
+		{ID: "hip-amdgcn-amd-amdhsa--gfx906", Size: 4},
+		{ID: "hip-amdgcn-amd-amdhsa--gfx908", Size: 1, HostPlaceholder: true},
+	}
+	if len(bs) != len(want) {
+		t.Fatalf("got %+v", bs)
+	}
+	for i, g := range bs {
+		w := want[i]
+		w.Offset = g.Offset
+		if g != w {
+			t.Errorf("bundle %d: %+v, want %+v", i, g, w)
+		}
+	}
+	if string(b[bs[1].Offset:bs[1].Offset+4]) != "ABCD" {
+		t.Errorf("gfx906 payload %q", b[bs[1].Offset:bs[1].Offset+4])
+	}
+}

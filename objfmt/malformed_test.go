@@ -87,7 +87,8 @@ func TestOverlappingSections(t *testing.T) {
 func FuzzReadBundles(f *testing.F) {
 	// The smaller golden files: large seeds slow the fuzzer's minimisation.
 	for _, name := range []string{"removal.fat.o", "removal.strip.o", "clang-O1.fat.o",
-		"clang-i686.fat.o", "clang-exe-i686.fat.o", "clang-exe.fat.o", "clang-aarch64_be.fat.o"} {
+		"clang-i686.fat.o", "clang-exe-i686.fat.o", "clang-exe.fat.o", "clang-aarch64_be.fat.o",
+		"coff-x86_64.fat.obj"} {
 		f.Add(readFile(f, filepath.Join("testdata", name)))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

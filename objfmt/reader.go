@@ -22,6 +22,10 @@ func formatErr(off int64, format string, args ...any) error {
 	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
 }
 
+// ErrUnsupportedFormat is returned by ReadBundles for object formats other
+// than ELF and COFF; the caller runs llvm-objcopy for those.
+var ErrUnsupportedFormat = errors.New("objfmt: object format not supported")
+
 // A Bundle is one bundle section of a fat object.
 type Bundle struct {
 	ID string // the section name without BundlePrefix
@@ -33,9 +37,17 @@ type Bundle struct {
 	HostPlaceholder bool
 }
 
-// ReadBundles lists the bundle sections of an ELF object in section-header
-// order.
+// ReadBundles lists the bundle sections of an object file in section-header
+// order. ELF and COFF (objects and PE images) are supported; for other
+// formats it returns an error wrapping ErrUnsupportedFormat.
 func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
+	var m [4]byte
+	if n, _ := r.ReadAt(m[:], 0); n == 4 && string(m[:]) != "\x7fELF" && IsObject(r, size) {
+		if string(m[:2]) == "MZ" || isCOFFMachine(m[0], m[1]) {
+			return readCOFFBundles(r, size)
+		}
+		return nil, fmt.Errorf("%w: %q", ErrUnsupportedFormat, m[:])
+	}
 	f, err := parseELF(r, size)
 	if err != nil {
 		return nil, err
@@ -50,6 +62,8 @@ func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 		b := Bundle{ID: id, Offset: int64(s.off), Size: int64(s.size)}
 		if s.typ == shtNobits {
 			b.Offset, b.Size = 0, 0
+		} else if s.off > uint64(size) || s.size > uint64(size)-s.off {
+			return nil, formatErr(f.shdrOff(i), "bundle section %d (%s): sh_offset %#x + sh_size %#x past the end of the file (%#x bytes)", i, s.name, s.off, s.size, size)
 		}
 		if b.Size == 1 {
 			var c [1]byte
@@ -80,6 +94,7 @@ type elfFile struct {
 	ident     [16]byte
 	typ       uint16
 	machine   uint16
+	version   uint32
 	entry     uint64
 	phoff     uint64
 	shoff     uint64
@@ -187,6 +202,7 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	}
 	f.typ = bo.Uint16(eh[16:])
 	f.machine = bo.Uint16(eh[18:])
+	f.version = bo.Uint32(eh[20:])
 	var shentsize, shnum int
 	if is64 {
 		f.entry = bo.Uint64(eh[24:])
@@ -244,9 +260,6 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	}
 	if f.shstrndx == shnUndef || f.shstrndx >= len(f.secs) {
 		return nil, formatErr(int64(f.shoff), "section header string table index %d does not exist (%d sections)", f.shstrndx, n)
-	}
-	if err := f.checkSections(); err != nil {
-		return nil, err
 	}
 	st := &f.secs[f.shstrndx]
 	if st.typ != shtStrtab {

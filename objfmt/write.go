@@ -106,7 +106,7 @@ func (f *elfFile) ehdr(nsec int, shoff uint64, shstrndx uint32) []byte {
 	b[6] = 1
 	bo.PutUint16(b[16:], f.typ)
 	bo.PutUint16(b[18:], f.machine)
-	bo.PutUint32(b[20:], 1)
+	bo.PutUint32(b[20:], f.version)
 	phoff, phentsize := uint64(0), 0
 	if f.phnum > 0 {
 		phoff, phentsize = f.phoff, f.phentsize

@@ -70,6 +70,9 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 	if len(f.secs) == 0 {
 		return formatErr(0, "file has no section header table")
 	}
+	if err := f.checkSections(); err != nil {
+		return err
+	}
 	n := len(f.secs)
 	removed := make([]bool, n)
 	for i := 1; i < n; i++ {

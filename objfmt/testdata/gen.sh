@@ -51,3 +51,10 @@ $CC -x hip --offload-arch=gfx906 -nogpulib -nogpuinc -fgpu-rdc -c src/k.hip -cui
 $OBJCOPY --regex --remove-section="${P}.*" -- hip-rdc.fat.o hip-rdc.strip.o
 $L/llvm-mc -filetype=obj -triple=x86_64-linux-gnu src/removal.s -o removal.fat.o
 $OBJCOPY --regex --remove-section="${P}.*" -- removal.fat.o removal.strip.o
+
+# A COFF fat object made by the real bundler (through llvm-objcopy).
+$CC --target=x86_64-pc-windows-msvc -c src/a.c -o coff.tmp.obj
+$L/clang-offload-bundler -type=o \
+	-targets=host-x86_64-pc-windows-msvc,hip-amdgcn-amd-amdhsa--gfx906,hip-amdgcn-amd-amdhsa--gfx908 \
+	-input=coff.tmp.obj -input=payload-4.bin -input=payload-nul.bin -output=coff-x86_64.fat.obj
+rm coff.tmp.obj
