@@ -71,30 +71,40 @@ func AMDGPUFeatures(proc string) ([]string, bool) {
 // from feature name to whether it is on ('+'). An empty tid is valid, with
 // processor "". Otherwise the processor must not be empty, every
 // ':'-separated piece must end in '+' or '-' (the name before it may be
-// empty), and no feature may repeat. A single ':' with nothing after it
-// ("gfx906:") is valid and has no features.
+// empty), and no feature may repeat. A trailing ':' ("gfx906:",
+// "gfx906:xnack+:") ends the list and is valid.
 func ParseTargetIDFeatures(tid string) (proc string, feats map[string]bool, ok bool) {
+	proc, feats, ok = parseFeatures(tid)
+	if !ok {
+		return "", nil, false
+	}
+	return proc, feats, true
+}
+
+// parseFeatures is ParseTargetIDFeatures, except that on failure it still
+// returns the features read before the faulty piece.
+func parseFeatures(tid string) (proc string, feats map[string]bool, ok bool) {
 	feats = map[string]bool{}
 	if tid == "" {
 		return "", feats, true
 	}
 	proc, rest, _ := strings.Cut(tid, ":")
 	if proc == "" {
-		return "", nil, false
+		return "", feats, false
 	}
 	for rest != "" {
 		var f string
 		f, rest, _ = strings.Cut(rest, ":")
 		if f == "" {
-			return "", nil, false
+			return proc, feats, false
 		}
 		sign := f[len(f)-1]
 		if sign != '+' && sign != '-' {
-			return "", nil, false
+			return proc, feats, false
 		}
 		name := f[:len(f)-1]
 		if _, dup := feats[name]; dup {
-			return "", nil, false
+			return proc, feats, false
 		}
 		feats[name] = sign == '+'
 	}
@@ -102,9 +112,8 @@ func ParseTargetIDFeatures(tid string) (proc string, feats map[string]bool, ok b
 }
 
 // FirstMalformed returns the first target ID, in byte order, that
-// ParseTargetIDFeatures rejects. LLVM 22 crashes on such IDs in its conflict
-// check; a port should report them as an error before calling
-// ConflictingPair.
+// ParseTargetIDFeatures rejects. Such IDs make LLVM 22's conflict check read
+// an unset value (see ConflictingPair); a port may prefer to reject them.
 func FirstMalformed(tids []string) (string, bool) {
 	s := slices.Clone(tids)
 	slices.Sort(s)
@@ -121,8 +130,15 @@ func FirstMalformed(tids []string) (string, bool) {
 // processor (the text before the first ':') sets the allowed feature names;
 // a later ID for the same processor conflicts if it names any other feature,
 // whatever the signs. It returns the first ID of that processor and the
-// conflicting one. Duplicates are ignored; IDs ParseTargetIDFeatures rejects
-// are skipped (see FirstMalformed).
+// conflicting one. Duplicates are ignored.
+//
+// An ID that ParseTargetIDFeatures rejects is undefined behaviour in LLVM
+// 22 (it uses the empty result of a failed parse). The 22.1.8 binary does
+// not crash: the malformed ID takes the processor of the previous
+// well-formed ID of the walk ("" if there is none) and the features read
+// before the faulty piece. ConflictingPair reproduces that, which matches
+// every case probed (testdata/conflict.txt); see FirstMalformed to reject
+// such IDs instead.
 func ConflictingPair(tids []string) (a, b string, ok bool) {
 	s := slices.Clone(tids)
 	slices.Sort(s)
@@ -132,10 +148,13 @@ func ConflictingPair(tids []string) (a, b string, ok bool) {
 		feats map[string]bool
 	}
 	seen := map[string]first{}
+	last := ""
 	for _, t := range s {
-		proc, feats, valid := ParseTargetIDFeatures(t)
-		if !valid {
-			continue
+		proc, feats, valid := parseFeatures(t)
+		if valid {
+			last = proc
+		} else {
+			proc = last
 		}
 		f, dup := seen[proc]
 		if !dup {
@@ -233,4 +252,27 @@ func Compatible(stored, requested string, hipOpenMPCompatible bool) bool {
 		}
 	}
 	return true
+}
+
+// CommandLineConflict applies the conflict rule to command-line targets the
+// way the bundler does: the target IDs are grouped by Key (kind plus raw
+// triple), the keys are visited in byte order, and the first conflicting
+// pair is returned as full strings "<key>-<TargetID>", ready for the message
+// "Cannot bundle inputs with conflicting targets: 'a' and 'b'".
+func CommandLineConflict(ids []ID) (a, b string, ok bool) {
+	groups := map[string][]string{}
+	for _, id := range ids {
+		groups[id.Key()] = append(groups[id.Key()], id.TargetID)
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if x, y, found := ConflictingPair(groups[k]); found {
+			return k + "-" + x, k + "-" + y, true
+		}
+	}
+	return "", "", false
 }
