@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -167,12 +168,19 @@ type job struct {
 	// compressed bytes: they are compared by header fields and by the code
 	// objects LLVM's bundler extracts from them (see compareCompressed).
 	compressed bool
+	// newFiles adds every other file the steps leave in the folder (the
+	// intermediates of -save-temps) to outputs, except LTO's
+	// *.resolution.txt, which name clang's randomly named temporary files;
+	// and the files left in $TMPDIR, as tmp-<name without clang's random
+	// -XXXXXX suffix>.
+	newFiles bool
 }
 
 // run is what one tool set left behind.
 type run struct {
 	name   string            // "llvm" or "ours"
 	dir    string            // where the outputs were moved to
+	files  []string          // the outputs, sorted
 	stderr []string          // per step
 	used   map[string]string // our tool's base name → path clang ran it from
 }
@@ -227,8 +235,17 @@ func runJob(t *testing.T, j job) {
 				i+1, strings.Join(j.steps[i], " "), llvm.stderr[i], got.stderr[i])
 		}
 	}
-	for _, name := range j.outputs {
+	for _, name := range got.files {
+		if !slices.Contains(llvm.files, name) {
+			t.Errorf("our run left %s, LLVM's did not", name)
+		}
+	}
+	for _, name := range llvm.files {
 		a, b := filepath.Join(llvm.dir, name), filepath.Join(got.dir, name)
+		if !slices.Contains(got.files, name) {
+			t.Errorf("LLVM's run left %s, ours did not", name)
+			continue
+		}
 		if j.compressed {
 			compareCompressed(t, work, name, a, b, oursBin)
 		} else {
@@ -244,8 +261,8 @@ func runSteps(t *testing.T, work string, env []string, name, binDir string, j jo
 	r := run{name: name, dir: filepath.Join(work, "."+name), used: map[string]string{}}
 	os.MkdirAll(r.dir, 0o755)
 	tmp := filepath.Join(work, "tmp")
+	before := topFiles(work)
 	for i, argv := range j.steps {
-		os.RemoveAll(tmp)
 		os.MkdirAll(tmp, 0o755)
 		if argv[0] == "clang" {
 			progs := plannedCommands(t, work, env, binDir, argv)
@@ -265,8 +282,23 @@ func runSteps(t *testing.T, work string, env []string, name, binDir string, j jo
 				t.Logf("step %d: %s\n\truns: %s", i+1, strings.Join(argv, " "), strings.Join(summary, "\n\t      "))
 			}
 		}
+		// A fresh $TMPDIR: clang -### -save-temps leaves files there.
+		os.RemoveAll(tmp)
+		os.MkdirAll(tmp, 0o755)
 		res := execStep(t, work, env, binDir, argv)
 		r.stderr = append(r.stderr, string(res.Stderr))
+		if j.newFiles {
+			for _, f := range topFiles(tmp) {
+				norm := "tmp-" + randomSuffix.ReplaceAllString(f, "$1")
+				if slices.Contains(r.files, norm) {
+					t.Fatalf("two temporary files are named %s once their random suffixes are dropped", norm)
+				}
+				if err := os.Rename(filepath.Join(tmp, f), filepath.Join(r.dir, norm)); err != nil {
+					t.Fatal(err)
+				}
+				r.files = append(r.files, norm)
+			}
+		}
 		if res.Code != 0 {
 			if name == "llvm" {
 				t.Fatalf("step %d with LLVM's own tools failed (exit %d), so the harness or the environment is broken:\n%s\n%s",
@@ -277,7 +309,15 @@ func runSteps(t *testing.T, work string, env []string, name, binDir string, j jo
 			break
 		}
 	}
-	for _, out := range j.outputs {
+	outputs := j.outputs
+	if j.newFiles {
+		for _, f := range topFiles(work) {
+			if !slices.Contains(before, f) && !slices.Contains(outputs, f) && !strings.HasSuffix(f, ".resolution.txt") {
+				outputs = append(outputs, f)
+			}
+		}
+	}
+	for _, out := range outputs {
 		src := filepath.Join(work, out)
 		if _, err := os.Stat(src); err != nil {
 			if name == "llvm" {
@@ -291,8 +331,26 @@ func runSteps(t *testing.T, work string, env []string, name, binDir string, j jo
 		if err := os.Rename(src, filepath.Join(r.dir, out)); err != nil {
 			t.Fatal(err)
 		}
+		r.files = append(r.files, out)
 	}
+	slices.Sort(r.files)
 	return r
+}
+
+// randomSuffix matches the random part clang gives temporary file names
+// (kernel-gfx906-1a2b3c.o).
+var randomSuffix = regexp.MustCompile(`-[0-9a-f]{6}(\.[^.]*)?$`)
+
+// topFiles lists the regular files directly in dir.
+func topFiles(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }
 
 // execStep runs one command; "clang" gets -B binDir when binDir is set.

@@ -147,7 +147,9 @@ func TestHIPNewDriver(t *testing.T) {
 //
 //	clang-offload-bundler -type=o -unbundle -allow-missing-bundles
 //	  -targets=host-x86_64-pc-linux-gnu,hip-…-gfx906,… -input=kernel.o
-//	  (twice: host object, stripped of its bundle sections, and bitcode)
+//	  (twice, alike: for the host link and for the device links; each
+//	  writes the host object stripped of its bundle sections and the
+//	  per-GPU bitcode)
 //	clang-offload-bundler -unbundle -type=a -input=libe2e.a
 //	  -targets=hip-amdgcn-amd-amdhsa-unknown-gfx906 -allow-missing-bundles
 //	  -hip-openmp-compatible   (once per GPU: a device archive for lld)
@@ -174,5 +176,34 @@ func TestHIPLink(t *testing.T) {
 				"kernel.o", "libe2e.a", "-L.", "-lamdhip64", "-Wl,--build-id=none", "-o", "app"},
 		},
 		outputs: []string{"kernel.o", "lib.o", "libe2e.a", "app"},
+	})
+}
+
+// The link of TestHIPLink alone (kernel.o, lib.o and libe2e.a are made
+// once, with LLVM's tools), with -save-temps, which keeps what our tools
+// wrote on the way to the executable: the host object unbundled (and
+// stripped) from kernel.o, the per-GPU bitcode unbundled from it, the
+// per-GPU device archives unbundled from libe2e.a (left in $TMPDIR under
+// random names), and the fat binary (.hipfb) bundled from the linked GPU code
+// objects. When the executable differs, this test says which step made the
+// difference.
+func TestHIPLinkSaveTemps(t *testing.T) {
+	runJob(t, job{
+		needs: []string{bundler},
+		setup: [][]string{
+			{"clang", "-shared", "-fPIC", "-Wl,--build-id=none", "stub.c", "-o", "libamdhip64.so"},
+			hip("-fgpu-rdc", "-c", "kernel.hip", "-o", "kernel.o"),
+			{"clang", "-x", "hip", "-nogpulib", "-nogpuinc", "-cuid=e2e-lib",
+				"--offload-arch=gfx906", "--offload-arch=gfx90a:xnack+", "--offload-arch=gfx942:sramecc+:xnack-",
+				"-fgpu-rdc", "-c", "lib.hip", "-o", "lib.o"},
+			{"llvm-ar", "rcs", "libe2e.a", "lib.o"},
+		},
+		steps: [][]string{
+			{"clang", "-save-temps", "--hip-link", "-fgpu-rdc",
+				"--offload-arch=gfx906", "--offload-arch=gfx90a:xnack+", "--offload-arch=gfx942:sramecc+:xnack-",
+				"kernel.o", "libe2e.a", "-L.", "-lamdhip64", "-Wl,--build-id=none", "-o", "app"},
+		},
+		outputs:  []string{"app"},
+		newFiles: true,
 	})
 }
