@@ -3,7 +3,10 @@ package offloadbin
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
+	"syscall"
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/bitcode"
@@ -46,6 +49,12 @@ func extractArchive(r io.ReaderAt, size int64, name string, cfg *readConfig, dep
 		}
 		sr, err := m.Open()
 		if err != nil {
+			var errno syscall.Errno
+			if m.Path() != "" && errors.As(err, &errno) {
+				// LLVM names the thin member as stored: "'x.o': No such
+				// file or directory".
+				return nil, &ObjectError{fmt.Sprintf("'%s': %s", m.Name, capitalize(errno.Error()))}
+			}
 			return nil, err
 		}
 		var data io.ReaderAt = sr
@@ -64,4 +73,13 @@ func extractArchive(r io.ReaderAt, size int64, name string, cfg *readConfig, dep
 		}
 		out = append(out, f...)
 	}
+}
+
+// capitalize gives a Go errno text the C library's capital letter ("No such
+// file or directory").
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

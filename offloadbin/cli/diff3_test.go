@@ -71,3 +71,32 @@ func TestDiffKnownGaps(t *testing.T) {
 		}
 	}
 }
+
+// Malformed archives: the ar package's LLVM messages, and thin archives
+// whose member files are missing.
+func TestDiffHostileArchives(t *testing.T) {
+	in := inputFiles(t)
+	lib := in["libk.a"]
+	i := bytes.Index(lib, []byte("knew.o/"))
+	badSize := bytes.Clone(lib)
+	copy(badSize[i+48:], "99999999  ")
+	badTerm := bytes.Clone(lib)
+	copy(badTerm[i+58:], "xx")
+	files := map[string][]byte{
+		"trunc1.a":    lib[:100],
+		"trunc2.a":    lib[:9000],
+		"badsize.a":   badSize,
+		"badterm.a":   badTerm,
+		"libk_thin.a": in["libk_thin.a"],
+		"knew.o":      in["knew.o"],
+		"magic.a":     []byte("!<arch>\n"),
+		"thinmagic.a": []byte("!<thin>\n"),
+	}
+	var cases []difftest.Case
+	for name := range files {
+		if strings.HasSuffix(name, ".a") {
+			cases = append(cases, difftest.Case{Name: name, Files: files, Args: []string{name, "--image="}})
+		}
+	}
+	compare(t, cases)
+}
