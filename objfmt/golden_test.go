@@ -185,3 +185,38 @@ func TestCOFFBundles(t *testing.T) {
 		t.Errorf("gfx906 payload %q", b[bs[1].Offset:bs[1].Offset+4])
 	}
 }
+
+// TestStreamFiles writes through *os.File on both sides (the path that uses
+// copy_file_range) with a payload larger than the copy buffers.
+func TestStreamFiles(t *testing.T) {
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	os.WriteFile(filepath.Join(dir, "big"), big, 0o666)
+	host, _ := os.Open("testdata/clang-O1.host.o")
+	defer host.Close()
+	payload, _ := os.Open(filepath.Join(dir, "big"))
+	defer payload.Close()
+	out, err := os.Create(filepath.Join(dir, "fat.o"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi, _ := host.Stat()
+	secs := []Section{{Name: BundlePrefix + "host-x86_64-unknown-linux-gnu-", Data: bytes.NewReader([]byte{0}), Size: 1},
+		{Name: BundlePrefix + "hip-amdgcn-amd-amdhsa--gfx906", Data: payload, Size: int64(len(big))}}
+	if err := AddSections(out, host, hi.Size(), secs); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	secs[1].Data = bytes.NewReader(big)
+	sameBytes(t, "AddSections to a file", readFile(t, out.Name()), addSections(t, readFile(t, "testdata/clang-O1.host.o"), secs))
+
+	fat, _ := os.Open(out.Name())
+	defer fat.Close()
+	fi, _ := fat.Stat()
+	stripped, _ := os.Create(filepath.Join(dir, "strip.o"))
+	if err := StripBundles(stripped, fat, fi.Size()); err != nil {
+		t.Fatal(err)
+	}
+	stripped.Close()
+	sameBytes(t, "StripBundles to a file", readFile(t, stripped.Name()), readFile(t, "testdata/clang-O1.strip.o"))
+}

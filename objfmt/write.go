@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 )
 
@@ -71,15 +72,8 @@ func (f *elfFile) write(dst io.Writer, out []*outSection, segs []segment, shoff 
 			if _, err := w.Write(p.data[skip:]); err != nil {
 				return err
 			}
-		} else {
-			r := io.NewSectionReader(p.src, p.at+int64(skip), int64(p.size-skip))
-			n, err := io.Copy(w, r)
-			if err != nil {
-				return err
-			}
-			if uint64(n) != p.size-skip {
-				return fmt.Errorf("objfmt: short read at offset %#x: %w", p.at+int64(skip)+n, io.ErrUnexpectedEOF)
-			}
+		} else if err := copyRange(w, p.src, p.at+int64(skip), int64(p.size-skip)); err != nil {
+			return err
 		}
 		cur = end
 	}
@@ -187,4 +181,27 @@ func (f *elfFile) encodeShdr(b []byte, s *elfSection) {
 	bo.PutUint32(b[28:], s.info)
 	bo.PutUint32(b[32:], uint32(s.align))
 	bo.PutUint32(b[36:], uint32(s.entsize))
+}
+
+// copyRange copies n bytes at off in src to w. From an *os.File to a writer
+// over an *os.File, large copies go through the file offset of src (which
+// moves) so that the kernel can copy them (copy_file_range).
+func copyRange(w *bufio.Writer, src io.ReaderAt, off, n int64) error {
+	var r io.Reader = io.NewSectionReader(src, off, n)
+	if f, ok := src.(*os.File); ok && n >= 1<<16 {
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if _, err := f.Seek(off, io.SeekStart); err == nil {
+			r = io.LimitReader(f, n)
+		}
+	}
+	m, err := io.Copy(w, r)
+	if err != nil {
+		return err
+	}
+	if m != n {
+		return fmt.Errorf("objfmt: short read at offset %#x: %w", off+m, io.ErrUnexpectedEOF)
+	}
+	return nil
 }

@@ -21,7 +21,9 @@ type Section struct {
 //
 //	llvm-objcopy --add-section=NAME=FILE --set-section-flags=NAME=readonly,exclude ... -- host out
 //
-// (host must be an ELF file; see IsELF). Section contents are streamed.
+// (host must be an ELF file; see IsELF). Section contents are streamed; when
+// a Data and w are both *os.File, large contents are copied by the kernel
+// (copy_file_range) through the file offset of Data, which therefore moves.
 func AddSections(w io.Writer, host io.ReaderAt, hostSize int64, secs []Section) error {
 	f, err := parseELF(host, hostSize)
 	if err != nil {
