@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -261,4 +263,44 @@ func compatMatrix(results map[[3]string]bool) [][]string {
 		recs = append(recs, []string{s, string(codes)})
 	}
 	return recs
+}
+
+// TestAMDGPUFeaturesLLVM checks the per-processor feature table: a stored
+// bundle for processor P is extracted for a request "P:f+" exactly when P
+// supports f. With -update every processor is probed, otherwise a sample.
+func TestAMDGPUFeaturesLLVM(t *testing.T) {
+	b := needBundler(t)
+	var procs []string
+	for p := range amdgcnProcessors {
+		procs = append(procs, p)
+	}
+	sort.Strings(procs)
+	if !*update {
+		var sample []string
+		for i := 0; i < len(procs); i += 7 {
+			sample = append(sample, procs[i])
+		}
+		procs = sample
+	}
+	payload := []byte("PAYLOAD\n")
+	out := filepath.Join(b.dir, "out")
+	for _, p := range procs {
+		stored := "hip-amdgcn-amd-amdhsa--" + p
+		f := filepath.Join(b.dir, "feat.bc")
+		writeBinaryBundle(t, f, stored, payload)
+		supported, _ := AMDGPUFeatures(p)
+		for _, feat := range []string{"xnack", "sramecc"} {
+			req := stored + ":" + feat + "+"
+			os.Remove(out)
+			if _, msg, code := b.run("-type=bc", "-unbundle", "-allow-missing-bundles", "-targets="+req, "-input="+f, "-output="+out); code != 0 {
+				t.Fatalf("%s: %s", req, msg)
+			}
+			got, _ := os.ReadFile(out)
+			llvm := bytes.Equal(got, payload)
+			if slices.Contains(supported, feat) != llvm || Compatible(stored, req, false) != llvm {
+				t.Errorf("%s supports %s: table %v, Compatible %v, LLVM %v", p, feat,
+					slices.Contains(supported, feat), Compatible(stored, req, false), llvm)
+			}
+		}
+	}
 }

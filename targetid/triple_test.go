@@ -308,3 +308,30 @@ func TestNormalizeLLVM(t *testing.T) {
 	}
 	writeTable(t, "normalize.txt", "triple\tLLVM 22 Triple::normalize (opt -mtriple); '=' prefixes each field", recs)
 }
+
+// TestOffloadArchLLVM checks IsOffloadArch against the processors the LLVM
+// 22 bundler keeps in an ID, for every known name and some near misses.
+func TestOffloadArchLLVM(t *testing.T) {
+	names := []string{"gfx940", "gfx941", "sm_100f", "sm_70a", "tahiti", "stoney", "fiji",
+		"GFX906", "compute_70", "pvc", "dg2", "unknown", "gfx9", "gfx1152x", "sm_", "Generic",
+		"gfx9-4", "gfx12-5-generic", "gfx1154", "sm_122", "amdgcn"}
+	for n := range offloadArchs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var targets []string
+	for _, n := range names {
+		targets = append(targets, "hip-amdgcn-amd-amdhsa--"+n)
+	}
+	b := needBundler(t)
+	std := b.standardizeAll(targets)
+	for i, n := range names {
+		kept := std[i] == targets[i]
+		if !kept && std[i] != "hip-amdgcn-amd-amdhsa--" {
+			t.Fatalf("%s written as %s", targets[i], std[i])
+		}
+		if IsOffloadArch(n) != kept {
+			t.Errorf("IsOffloadArch(%q) = %v, LLVM keeps it: %v", n, IsOffloadArch(n), kept)
+		}
+	}
+}
