@@ -136,6 +136,7 @@ func oursDir(t *testing.T, needs ...string) string {
 // build. With GOFFLOAD_E2E_OURS_DIR it only reports what the folder lacks;
 // the jobs needing a missing tool fail.
 func TestToolsBuild(t *testing.T) {
+	needClang22(t) // the whole package needs clang 22
 	ours.once.Do(prepareOurs)
 	t.Logf("our tools: %s (%s)", ours.dir, ours.from)
 	userDir := os.Getenv("GOFFLOAD_E2E_OURS_DIR") != "" && os.Getenv("GOFFLOAD_E2E_OURS_DIR") != "@llvm"
@@ -147,6 +148,24 @@ func TestToolsBuild(t *testing.T) {
 				t.Errorf("%s: %v", tool, err)
 			}
 		}
+	}
+}
+
+var clangVersion struct {
+	once sync.Once
+	line string
+}
+
+// needClang22 skips the test unless LLVM's folder holds clang 22.
+func needClang22(t *testing.T) {
+	t.Helper()
+	clang := llvmref.Need(t, "clang")
+	clangVersion.once.Do(func() {
+		out, _ := exec.Command(clang, "--version").Output()
+		clangVersion.line, _, _ = strings.Cut(string(out), "\n")
+	})
+	if !strings.Contains(clangVersion.line, "version 22.") {
+		t.Skipf("%s is not clang 22 (%q); install clang-22 lld-22 llvm-22, or set GOFFLOAD_LLVM_DIR", clang, clangVersion.line)
 	}
 }
 
@@ -190,7 +209,7 @@ var sourceFiles = []string{"kernel.hip", "lib.hip", "omp.c", "stub.c"}
 // runJob runs j with both tool sets and compares the outputs.
 func runJob(t *testing.T, j job) {
 	t.Helper()
-	llvmref.Need(t, "clang")
+	needClang22(t)
 	for _, tool := range []string{"clang-offload-bundler", "llvm-offload-binary", "llvm-ar", "lld"} {
 		llvmref.Need(t, tool)
 	}
