@@ -56,7 +56,12 @@ func TestDiffKnownGaps(t *testing.T) {
 		"badbc.bin":  pack(t, "BC\xc0\xde\x01\x02\x03\x04garbage", "plain"),
 		"badbc4.bin": pack(t, "BC\xc0\xde\x01\x02\x03\x04garbage"[:12]),
 	}
+	khost := inputFiles(t)["khost.bc"]
+	flipped := bytes.Clone(khost)
+	flipped[0x22cc] ^= 2 // LLVM: "Failed to create module"
+	files["flipped.bc"] = flipped
 	cases := []difftest.Case{
+		{Name: "bitcode module LLVM rejects", Files: files, Args: []string{"flipped.bc", "--image="}},
 		{Name: "bad bitcode member", Files: files, Args: []string{"badbc.bin", "--image=file=x.a", "--archive"}},
 		{Name: "bad bitcode member 12 bytes", Files: files, Args: []string{"badbc4.bin", "--image=file=x.a", "--archive"}},
 	}
