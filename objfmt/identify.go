@@ -82,6 +82,13 @@ func IsObject(r io.ReaderAt, size int64) bool {
 		return size >= hdr
 	case len(b) >= 3 && b[0] == 0x03 && b[1] == 0xf0 && b[2] == 0x00:
 		return size%80 == 0
+	case len(b) >= 32 && string(b[:4]) == "\x00\x00\xff\xff":
+		// Big-object COFF; other files with this start are import
+		// libraries, which are not object files.
+		if binary.LittleEndian.Uint16(b[4:]) < 2 || string(b[12:28]) != bigObjMagic {
+			return false
+		}
+		return bigObjOK(r, size)
 	case len(b) >= 2 && string(b[:2]) == "MZ":
 		return peOK(r, size)
 	case len(b) >= 2 && isCOFFMachine(b[0], b[1]):
@@ -155,4 +162,25 @@ func machOOK(r io.ReaderAt, size int64, b []byte, hdr int64) bool {
 	}
 	sizeofcmds := int64(bo.Uint32(b[20:]))
 	return hdr+sizeofcmds <= size
+}
+
+// bigObjMagic is the class ID of a big-object COFF header.
+const bigObjMagic = "\xc7\xa1\xba\xd1\xee\xba\xa9\x4b\xaf\x20\xfa\xf6\x6a\xa4\xdc\xb8"
+
+// bigObjOK checks that a big-object COFF section table and symbol table fit.
+func bigObjOK(r io.ReaderAt, size int64) bool {
+	var h [56]byte
+	if size < 56 {
+		return false
+	}
+	if _, err := r.ReadAt(h[:], 0); err != nil {
+		return false
+	}
+	nsec := int64(binary.LittleEndian.Uint32(h[44:]))
+	symptr := int64(binary.LittleEndian.Uint32(h[48:]))
+	nsym := int64(binary.LittleEndian.Uint32(h[52:]))
+	if 56+nsec*40 > size {
+		return false
+	}
+	return symptr == 0 || symptr+nsym*20 <= size
 }

@@ -29,6 +29,10 @@ func identifyCases(t testing.TB) map[string]struct {
 	binary.LittleEndian.PutUint32(macho, 0xfeedfacf)
 	coff := make([]byte, 20)
 	copy(coff, "\x64\x86")
+	bigobj := make([]byte, 56) // as llvm-mc writes past 65279 sections, here with none
+	copy(bigobj, "\x00\x00\xff\xff\x02\x00\x64\x86")
+	copy(bigobj[12:], bigObjMagic)
+	importLib := []byte("\x00\x00\xff\xff\x00\x00\x64\x86\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x08\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")
 	return map[string]struct {
 		data []byte
 		obj  bool
@@ -61,6 +65,10 @@ func identifyCases(t testing.TB) map[string]struct {
 		"macho-64":           {macho, true},
 		"wasm":               {[]byte("\x00asm\x01\x00\x00\x00"), true},
 		"coff-x86-64":        {coff, true},
+		"coff-bigobj":        {bigobj, true},
+		"coff-bigobj-trunc":  {bigobj[:40], false},
+		"coff-import-lib":    {importLib, false},
+		"coff-fat":           {readFile(t, "testdata/coff-x86_64.fat.obj"), true},
 	}
 }
 
