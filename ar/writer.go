@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -162,6 +163,7 @@ func WriteGNU(w io.Writer, members []NewMember, opts ...WriteOption) error {
 	if bw.err != nil {
 		return bw.err
 	}
+	var buf []byte
 	for _, m := range members {
 		name := m.Name + "/"
 		if needsLongName(m.Name) {
@@ -171,7 +173,7 @@ func WriteGNU(w io.Writer, members []NewMember, opts ...WriteOption) error {
 		if bw.err != nil {
 			return bw.err
 		}
-		n, err := io.Copy(w, io.NewSectionReader(m.Data, 0, m.Size))
+		n, err := copyMember(w, m.Data, m.Size, &buf)
 		if err != nil {
 			return fmt.Errorf("ar: member %q: %w", m.Name, err)
 		}
@@ -184,6 +186,34 @@ func WriteGNU(w io.Writer, members []NewMember, opts ...WriteOption) error {
 	}
 	return bw.err
 }
+
+// copyMember copies size bytes of data to w. When data is (a section of) an
+// *os.File the copy goes through the file itself, so that io.Copy can use
+// copy_file_range; otherwise one buffer serves every member, instead of a new
+// one per io.Copy.
+func copyMember(w io.Writer, data io.ReaderAt, size int64, buf *[]byte) (int64, error) {
+	off := int64(0)
+	for {
+		sr, ok := data.(*io.SectionReader)
+		if !ok {
+			break
+		}
+		outer, o, _ := sr.Outer()
+		data, off = outer, off+o
+	}
+	if f, ok := data.(*os.File); ok {
+		if _, err := f.Seek(off, io.SeekStart); err == nil {
+			return io.Copy(w, io.LimitReader(f, size))
+		}
+	}
+	if *buf == nil {
+		*buf = make([]byte, 64<<10)
+	}
+	return io.CopyBuffer(writerOnly{w}, io.NewSectionReader(data, off, size), *buf)
+}
+
+// writerOnly hides any ReadFrom method, so io.CopyBuffer uses the buffer.
+type writerOnly struct{ io.Writer }
 
 // maxMemberSize is the largest size the 10-digit decimal size field holds.
 const maxMemberSize = 9999999999
