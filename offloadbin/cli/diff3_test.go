@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -102,6 +104,51 @@ func TestDiffHostileArchives(t *testing.T) {
 		if strings.HasSuffix(name, ".a") {
 			cases = append(cases, difftest.Case{Name: name, Files: files, Args: []string{name, "--image="}})
 		}
+	}
+	compare(t, cases)
+}
+
+// Random key/value sets with arbitrary bytes (hash collisions, table
+// growth, tail merging of binary strings), packaged by both tools.
+func TestDiffPackageRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(22, 1))
+	randStr := func(max int) string {
+		b := make([]byte, rng.IntN(max+1))
+		for i := range b {
+			for {
+				c := byte(1 + rng.IntN(255))
+				if c != ',' && c != '=' {
+					b[i] = c
+					break
+				}
+			}
+		}
+		return string(b)
+	}
+	files := map[string][]byte{"a.o": []byte("ABC"), "b": []byte("image")}
+	var cases []difftest.Case
+	n := 12
+	if testing.Short() {
+		n = 4
+	}
+	for i := range n {
+		var images []string
+		for range 1 + rng.IntN(2) {
+			pairs := []string{"file=a.o"}
+			if rng.IntN(2) == 0 {
+				pairs = append(pairs, "file=b")
+			}
+			for range rng.IntN(130) {
+				k := randStr(3 + 60*rng.IntN(2))
+				pairs = append(pairs, k+"="+randStr(6))
+				if rng.IntN(10) == 0 {
+					pairs = append(pairs, k+"="+randStr(3))
+				}
+			}
+			images = append(images, "--image="+strings.Join(pairs, ","))
+		}
+		cases = append(cases, difftest.Case{Name: fmt.Sprint("random", i), Files: files,
+			Args: append([]string{"-o", "out.bin"}, images...)})
 	}
 	compare(t, cases)
 }
