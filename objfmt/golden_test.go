@@ -104,7 +104,7 @@ func TestGoldenAddAndStrip(t *testing.T) {
 // and by llvm-mc with bundle sections between others, in a COMDAT group,
 // with symbols and relocations of their own.
 func TestGoldenStripOnly(t *testing.T) {
-	for _, name := range []string{"hip-rdc", "removal"} {
+	for _, name := range []string{"hip-rdc", "removal", "removal-group"} {
 		t.Run(name, func(t *testing.T) {
 			fat := readFile(t, "testdata/"+name+".fat.o")
 			sameBytes(t, "StripBundles", strip(t, fat), readFile(t, "testdata/"+name+".strip.o"))

@@ -87,6 +87,26 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 			removed[i] = true
 		}
 	}
+	// A group whose members are all removed goes too (and with it the
+	// symbols defined in it).
+	for i := 1; i < n; i++ {
+		s := &f.secs[i]
+		if s.typ != shtGroup || removed[i] || s.size <= 4 || s.size%4 != 0 {
+			continue
+		}
+		raw, err := f.readAt(s.off, s.size, "section group")
+		if err != nil {
+			return err
+		}
+		empty := true
+		for j := 4; j < len(raw); j += 4 {
+			if m := f.bo.Uint32(raw[j:]); uint64(m) >= uint64(n) || !removed[m] {
+				empty = false
+				break
+			}
+		}
+		removed[i] = empty
+	}
 	if removed[f.shstrndx] {
 		return fmt.Errorf("objfmt: cannot remove the section name string table %q", f.secs[f.shstrndx].name)
 	}

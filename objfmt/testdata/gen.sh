@@ -58,3 +58,8 @@ $L/clang-offload-bundler -type=o \
 	-targets=host-x86_64-pc-windows-msvc,hip-amdgcn-amd-amdhsa--gfx906,hip-amdgcn-amd-amdhsa--gfx908 \
 	-input=coff.tmp.obj -input=payload-4.bin -input=payload-nul.bin -output=coff-x86_64.fat.obj
 rm coff.tmp.obj
+
+# A COMDAT group holding only a bundle section: the group and its signature
+# symbol are removed with it.
+$L/llvm-mc -filetype=obj -triple=x86_64-linux-gnu src/removal-group.s -o removal-group.fat.o
+$OBJCOPY --regex --remove-section="${P}.*" -- removal-group.fat.o removal-group.strip.o
