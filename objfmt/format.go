@@ -33,6 +33,7 @@ const (
 	shtRela        = 4
 	shtNobits      = 8
 	shtRel         = 9
+	shtDynsym      = 11
 	shtGroup       = 17
 	shtSymtabShndx = 18
 	shtLLVMAddrsig = 0x6fff4c03

@@ -87,6 +87,23 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 			removed[i] = true
 		}
 	}
+	// llvm-objcopy refuses relocation sections whose sh_link is not a
+	// symbol table it can use; an allocated one (as in static glibc
+	// executables, .rela.plt) may only use the dynamic symbol table.
+	for i := 1; i < n; i++ {
+		s := &f.secs[i]
+		if (s.typ != shtRel && s.typ != shtRela) || s.link == 0 {
+			continue
+		}
+		ok := int64(s.link) < int64(n)
+		if ok {
+			t := f.secs[s.link].typ
+			ok = t == shtDynsym || (t == shtSymtab && s.flags&shfAlloc == 0)
+		}
+		if !ok {
+			return formatErr(f.shdrOff(i), "Link field value %d in section %s is not a symbol table", s.link, s.name)
+		}
+	}
 	// A group whose members are all removed goes too (and with it the
 	// symbols defined in it).
 	for i := 1; i < n; i++ {
