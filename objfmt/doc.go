@@ -35,4 +35,9 @@
 //
 // Payloads are streamed from their io.ReaderAt to the io.Writer; only headers,
 // string tables and the symbol table of the host are held in memory.
+//
+// Errors from AddSections and StripBundles stand for inputs llvm-objcopy
+// rejects too (as far as tested), or that this writer does not support:
+// sections inside segments whose contents would change, symbol renumbering
+// in MIPS64 relocations, and ELF files without a section header table.
 package objfmt

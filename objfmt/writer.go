@@ -177,11 +177,8 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 		if s.link != 0 && int64(s.link) < int64(n) {
 			s.link = newIdx[s.link]
 		}
-		switch {
-		case s.typ == shtRel || s.typ == shtRela || s.flags&shfInfoLink != 0:
-			if s.info != 0 && int64(s.info) < int64(n) {
-				s.info = newIdx[s.info]
-			}
+		if (s.typ == shtRel || s.typ == shtRela || s.flags&shfInfoLink != 0) && s.info != 0 && int64(s.info) < int64(n) {
+			s.info = newIdx[s.info]
 		}
 		if b, ok := strtabs[s.old]; ok && s.typ == shtStrtab {
 			s.data, s.size = b.data, b.size
