@@ -125,10 +125,15 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 		name, value, hasValue := strings.Cut(body, "=")
 		opt := s.lookup(name)
 		if opt == nil {
-			// A one-letter option followed by more letters is a "group".
-			if arg[1] != '-' && len(name) > 1 {
+			// A one-letter option followed by more letters is a "group"
+			// (with one dash or two); LLVM then suggests the letter alone.
+			if len(name) > 1 {
 				if o := s.lookup(name[:1]); o != nil && o.Kind != Bool && o.Kind != Help {
 					fail("for the %s option: may not occur within a group!", Dashed(o.Name))
+					errs = append(errs,
+						fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", prog, arg, argv0),
+						fmt.Sprintf("%s: Did you mean '%s'?", prog, Dashed(o.Name)))
+					continue
 				}
 			}
 			errs = append(errs, unknown(prog, argv0, arg, s)...)
