@@ -1,0 +1,107 @@
+package hda
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goffload/goffload/compress"
+)
+
+// The expected archives in testdata were written by LLVM 22's
+// clang-offload-bundler -type=a -unbundle from testdata/libt.a (an ELF fat
+// object from a HIP -fgpu-rdc compile, a binary bundle, a compressed bundle
+// and a plain object).
+func TestGolden(t *testing.T) {
+	in, err := os.ReadFile("testdata/libt.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	names := []string{"gfx906xp.a", "gfx90axp.a", "omp908.a", "gfx1030.a", "host.a", "gfx1100.a"}
+	var outs []string
+	for _, n := range names {
+		outs = append(outs, filepath.Join(dir, n))
+	}
+	err = Unbundle(Options{
+		Archive: bytes.NewReader(in), ArchiveSize: int64(len(in)), ArchiveName: "libt.a",
+		Targets: []string{
+			"hip-amdgcn-amd-amdhsa--gfx906:xnack+", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+",
+			"openmp-amdgcn-amd-amdhsa--gfx908", "hip-amdgcn-amd-amdhsa--gfx1030",
+			"host-x86_64-pc-linux-gnu-", "hip-amdgcn-amd-amdhsa--gfx1100",
+		},
+		Outputs:      outs,
+		AllowMissing: true,
+		HipOpenMP:    true,
+		Decompress: func(b []byte) ([]byte, error) {
+			out, _, err := compress.DecompressLLVM(b)
+			return out, err
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		want, _ := os.ReadFile(filepath.Join("testdata", n))
+		got, err := os.ReadFile(outs[i])
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: differs from LLVM's (%d bytes vs %d): %v", n, len(got), len(want), err)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	in, _ := os.ReadFile("testdata/libt.a")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "o.a")
+	for _, tc := range []struct {
+		data []byte
+		tgt  string
+		want string
+	}{
+		{[]byte("not an archive at all"), "hip-amdgcn-amd-amdhsa--gfx906", "file too small to be an archive"},
+		{in, "hip-amdgcn-amd-amdhsa--gfx1100", "no compatible code object found for the target 'hip-amdgcn-amd-amdhsa--gfx1100' in heterogeneous archive library: libt.a"},
+		{in[:100], "hip-amdgcn-amd-amdhsa--gfx906", ""},
+	} {
+		err := Unbundle(Options{Archive: bytes.NewReader(tc.data), ArchiveSize: int64(len(tc.data)), ArchiveName: "libt.a",
+			Targets: []string{tc.tgt}, Outputs: []string{out}})
+		if err == nil || (tc.want != "" && err.Error() != tc.want) {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("output left behind after error %q", tc.want)
+		}
+	}
+}
+
+func TestMemberName(t *testing.T) {
+	for _, tc := range []struct{ member, id, tid, want string }{
+		{"memA.o", "hip-amdgcn-amd-amdhsa--gfx906", "gfx906", "memA-hip-amdgcn-amd-amdhsa--gfx906memA.bc"},
+		{"memB.o", "hip-amdgcn-amd-amdhsa--gfx906:xnack+", "gfx906:xnack+", "memB-hip-amdgcn-amd-amdhsa--gfx906_xnack+memB.bc"},
+		{"memA.o", "host-x86_64-unknown-linux-gnu-", "", "memA-host-x86_64-unknown-linux-gnu-memA.o"},
+		{"noext", "host-x86_64-unknown-linux-gnu-", "", "noext-host-x86_64-unknown-linux-gnu-noext"},
+		{"my.lib.o", "hip-amdgcn-amd-amdhsa--gfx906", "gfx906", "my.lib-hip-amdgcn-amd-amdhsa--gfx906my.lib.bc"},
+		{"k.o", "hip-nvptx64-nvidia-cuda--sm_70", "sm_70", "k-hip-nvptx64-nvidia-cuda--sm_70k.cubin"},
+	} {
+		stem, ext := splitExt(tc.member)
+		if got := memberName(stem, ext, tc.id, tc.tid); got != tc.want {
+			t.Errorf("memberName(%q, %q) = %q, want %q", tc.member, tc.id, got, tc.want)
+		}
+	}
+}
+
+func FuzzUnbundle(f *testing.F) {
+	in, _ := os.ReadFile("testdata/libt.a")
+	f.Add(in)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		Unbundle(Options{Archive: bytes.NewReader(data), ArchiveSize: int64(len(data)), ArchiveName: "f.a",
+			Targets: []string{"hip-amdgcn-amd-amdhsa--gfx906", "host-x86_64-pc-linux-gnu-"},
+			Outputs: []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, AllowMissing: true,
+			Decompress: func(b []byte) ([]byte, error) {
+				out, _, err := compress.DecompressLLVM(b)
+				return out, err
+			}})
+	})
+}
