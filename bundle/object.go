@@ -3,6 +3,7 @@ package bundle
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,10 +21,12 @@ func (j *job) objectWalker(in *input) (walker, bool, error) {
 	if !objfmt.IsObject(in.r, in.size) {
 		return nil, false, nil
 	}
-	if !objfmt.IsELF(in.r, in.size) {
-		return nil, true, errorf("'%s': bundles in non-ELF object files are not supported yet", in.path)
-	}
 	bundles, err := objfmt.ReadBundles(in.r, in.size)
+	if errors.Is(err, objfmt.ErrUnsupportedFormat) {
+		// Mach-O, Wasm, ...: LLVM finds no bundles it can read either way;
+		// report plainly rather than guess.
+		return nil, true, errorf("'%s': reading bundles from this object format is not supported", in.path)
+	}
 	if err != nil {
 		return nil, true, errorf("'%s': %v", in.path, err)
 	}
@@ -57,9 +60,12 @@ func (o *objectWalker) extract(w io.Writer) error {
 		return nil
 	}
 	if !objfmt.IsELF(o.in.r, o.in.size) {
-		return errorf("'%s': only ELF host objects can be unbundled without llvm-objcopy", o.in.path)
+		return o.j.runObjcopyStrip(w, o.in)
 	}
-	return objfmt.StripBundles(w, o.in.r, o.in.size)
+	if err := objfmt.StripBundles(w, o.in.r, o.in.size); err != nil {
+		return o.j.objcopyFailed(o.in.path, err)
+	}
+	return nil
 }
 
 // bundleObject bundles into a copy of the reference object. It returns
@@ -108,7 +114,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 	}
 	defer f.Abort()
 	if err := objfmt.AddSections(f, host.r, host.size, secs); err != nil {
-		return true, errorf("'%s': %v", j.inputs[ref], err)
+		return true, j.objcopyFailed(j.inputs[ref], err)
 	}
 	return true, f.Commit()
 }
@@ -183,4 +189,40 @@ func tempName() string {
 	var b [3]byte
 	rand.Read(b[:])
 	return filepath.Join(objfmt.TempDir(), "clang-offload-bundler-"+hex.EncodeToString(b[:])+".tmp")
+}
+
+// objcopyFailed reports an object our ELF writer refused — one llvm-objcopy
+// refuses too — with our reason first and then LLVM's message.
+func (j *job) objcopyFailed(path string, err error) error {
+	fmt.Fprintf(j.Stderr, "%s: error: '%s': %v\n", j.Argv0, path, err)
+	return errorf("'llvm-objcopy' tool failed")
+}
+
+// runObjcopyStrip makes the host object of a non-ELF fat object with
+// llvm-objcopy, as LLVM does, and copies the result to w.
+func (j *job) runObjcopyStrip(w io.Writer, in *input) error {
+	path, err := objfmt.FindObjcopy(j.Argv0)
+	if err != nil {
+		return errorf("%v", err)
+	}
+	tmp, err := objfmt.CreateTemp()
+	if err != nil {
+		return errorf("%v", err)
+	}
+	name := tmp.Name()
+	tmp.Close()
+	defer os.Remove(name)
+	cmd := exec.Command(path, objfmt.StripCommandArgs(in.path, name)...)
+	cmd.Args[0] = "llvm-objcopy"
+	cmd.Stdout, cmd.Stderr = j.Stdout, j.Stderr
+	if err := cmd.Run(); err != nil {
+		return errorf("'llvm-objcopy' tool failed")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return errorf("Failed to read back the modified object file")
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
 }
