@@ -25,6 +25,11 @@ func tools(t *testing.T) (ref, ours string) {
 	buildOnce.Do(func() {
 		buildDir, _ = os.MkdirTemp("", "goffload-bundler")
 		ourBin = difftest.Build(t, "./cmd/clang-offload-bundler", buildDir)
+		// Like LLVM's, our bundler finds llvm-objcopy (needed only for
+		// non-ELF objects) next to itself.
+		if p := llvmref.Path("llvm-objcopy"); p != "" {
+			os.Symlink(p, filepath.Join(buildDir, "llvm-objcopy"))
+		}
 	})
 	if ourBin == "" {
 		t.Fatal("build failed")
@@ -275,6 +280,3 @@ func TestDiffBinary(t *testing.T) {
 }
 
 func gfx1030() string { return "hip-amdgcn-amd-amdhsa--gfx1030" }
-
-// keep filepath imported for helpers added later
-var _ = filepath.Join

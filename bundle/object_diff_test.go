@@ -38,6 +38,7 @@ func objectFiles(t *testing.T) map[string][]byte {
 	run(clang, "-c", "--target=i686-linux-gnu", "h.c", "-o", "clang32.o")
 	run(clang, "-c", "--target=powerpc64-linux-gnu", "h.c", "-o", "clangbe.o")
 	run(clang, "-shared", "-fPIC", "-nostdlib", "h.c", "-o", "lib.so")
+	run(clang, "-c", "--target=x86_64-pc-windows-msvc", "h.c", "-o", "coff.obj")
 	if _, err := exec.LookPath("gcc"); err == nil {
 		run("gcc", "-c", "-O2", "h.c", "-o", "gcc.o")
 	}
@@ -59,7 +60,7 @@ func TestDiffObject(t *testing.T) {
 		omp   = "openmp-x86_64-unknown-linux-gnu"
 	)
 	var cases []difftest.Case
-	for _, h := range []string{"clang.o", "clang-g.o", "clang-cxx.o", "clang32.o", "clangbe.o", "lib.so", "gcc.o"} {
+	for _, h := range []string{"clang.o", "clang-g.o", "clang-cxx.o", "clang32.o", "clangbe.o", "lib.so", "gcc.o", "coff.obj"} {
 		if files[h] == nil {
 			continue
 		}
@@ -72,7 +73,7 @@ func TestDiffObject(t *testing.T) {
 
 	// Unbundle and list what LLVM bundled.
 	var more []difftest.Case
-	for _, h := range []string{"clang.o", "clang-g.o", "clang-cxx.o", "clang32.o", "clangbe.o", "lib.so", "gcc.o"} {
+	for _, h := range []string{"clang.o", "clang-g.o", "clang-cxx.o", "clang32.o", "clangbe.o", "lib.so", "gcc.o", "coff.obj"} {
 		if files[h] == nil {
 			continue
 		}
