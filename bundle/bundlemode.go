@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 
@@ -97,16 +98,43 @@ func (j *job) writeOutput(write func(io.Writer) error) error {
 		return pathError(path, err)
 	}
 	defer f.Abort()
-	if err := write(f); err != nil {
-		if f.File == os.Stdout {
-			return ioFailure(err)
+	tw := &trackWriter{w: f}
+	if err := write(tw); err != nil {
+		if tw.err != nil {
+			return ioFailure(tw.err)
 		}
 		return pathError(path, err)
 	}
 	if err := f.Commit(); err != nil {
-		return pathError(path, err)
+		return ioFailure(err)
 	}
 	return nil
+}
+
+// trackWriter remembers a failed write, which LLVM reports as a fatal
+// "IO failure on output stream" rather than an error about a file.
+type trackWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *trackWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+	return n, err
+}
+
+// ReadFrom keeps io.Copy's file-to-file fast path (copy_file_range). A
+// failed file operation other than a read is the output's failure.
+func (t *trackWriter) ReadFrom(r io.Reader) (int64, error) {
+	n, err := io.Copy(t.w, r)
+	var pe *os.PathError
+	if err != nil && t.err == nil && errors.As(err, &pe) && pe.Op != "read" && pe.Op != "seek" {
+		t.err = err
+	}
+	return n, err
 }
 
 // writeCompressed compresses data into a CCOB at path.
@@ -125,10 +153,10 @@ func writeBytes(path string, data []byte) error {
 	}
 	defer f.Abort()
 	if _, err := f.Write(data); err != nil {
-		return pathError(path, err)
+		return ioFailure(err)
 	}
 	if err := f.Commit(); err != nil {
-		return pathError(path, err)
+		return ioFailure(err)
 	}
 	return nil
 }

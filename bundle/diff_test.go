@@ -271,6 +271,11 @@ func TestDiffBinary(t *testing.T) {
 		cs("-type=bc", "-unbundle", "-targets="+gfx906, "-input=b.bc", "-output=nodir/x"),
 		cs("-type=bc", "-targets="+host, "-input=hb", "-output=nodir/x"),
 		cs("-type=bc", "-targets="+host, "-input=hb", "-output=sub"),
+		cs("-type=bc", "-targets="+host, "-input=hb", "-output=/dev/full"),
+		cs("-type=bc", "-targets="+host, "-input=hb", "-output=/dev/null"),
+		cs("-type=i", "-targets="+host, "-input=h.txt", "-output=/dev/full"),
+		cs("-type=bc", "-unbundle", "-targets="+gfx906, "-input=b.bc", "-output=/dev/full"),
+		cs("-type=bc", "-unbundle", "-targets="+gfx906, "-input=b.bc", "-output=/dev/null"),
 	} {
 		c.Files = files
 		c.Stdin = one

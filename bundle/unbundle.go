@@ -229,7 +229,11 @@ func (j *job) unbundle() error {
 		if err != nil {
 			return err
 		}
-		if err := w.extract(f); err != nil {
+		tw := &trackWriter{w: f}
+		if err := w.extract(tw); err != nil {
+			if tw.err != nil {
+				return ioFailure(tw.err)
+			}
 			return errorf("'%s': %v", path, err)
 		}
 		work.Erase(match)

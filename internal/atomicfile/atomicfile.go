@@ -18,7 +18,8 @@ type File struct {
 	*os.File
 	target string
 	done   bool
-	stdout bool
+	stdout bool // standard output: never closed
+	direct bool // a non-regular file written in place
 }
 
 // Create starts writing target. The name "-" means standard output (written
@@ -33,8 +34,19 @@ func Create(target string) (*File, error) {
 
 // CreateFile is Create without the "-" means stdout rule.
 func CreateFile(target string) (*File, error) {
-	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
-		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
+	if fi, err := os.Stat(target); err == nil {
+		if fi.IsDir() {
+			return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
+		}
+		if !fi.Mode().IsRegular() {
+			// A device, pipe or socket (/dev/null, /dev/stdout, a FIFO):
+			// write to it directly; renaming over it would replace it.
+			f, err := os.OpenFile(target, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			return &File{File: f, target: target, direct: true}, nil
+		}
 	}
 	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
@@ -64,6 +76,9 @@ func (f *File) Commit() error {
 	if f.stdout {
 		return nil
 	}
+	if f.direct {
+		return f.File.Close()
+	}
 	name := f.File.Name()
 	if err := f.File.Close(); err != nil {
 		os.Remove(name)
@@ -83,6 +98,10 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	if f.stdout {
+		return
+	}
+	if f.direct {
+		f.File.Close()
 		return
 	}
 	name := f.File.Name()
