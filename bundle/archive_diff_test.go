@@ -61,16 +61,7 @@ func archiveFiles(t *testing.T, ref string) map[string][]byte {
 	run(nil, llvmar, "rcsT", "libthin.a", "memA.o", "sub/memA.o", "memB.o")
 	run(nil, llvmar, "rcs", "--format=bsd", "libbsd.a", "memA.o", "memB.o", "memC.o")
 	run(nil, llvmar, "rcs", "libplain.a", "plain.o")
-	files := map[string][]byte{}
-	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && fi.Mode().IsRegular() {
-			rel, _ := filepath.Rel(dir, p)
-			b, _ := os.ReadFile(p)
-			files[rel] = b
-		}
-		return nil
-	})
-	return files
+	return difftest.ReadTree(dir)
 }
 
 func TestDiffArchive(t *testing.T) {

@@ -132,17 +132,27 @@ func (b *binaryWalker) extract(w io.Writer) error {
 	return copyRange(w, b.in.r, e.Offset, e.Size)
 }
 
+// openWalker opens the single input and its handler.
+func (j *job) openWalker() (*input, walker, error) {
+	in, err := j.openInput(j.inputs[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := j.walkerFor(in)
+	if err != nil {
+		in.close()
+		return nil, nil, err
+	}
+	return in, w, nil
+}
+
 // list prints the bundle IDs of the single input.
 func (j *job) list() error {
-	in, err := j.openInput(j.inputs[0])
+	in, w, err := j.openWalker()
 	if err != nil {
 		return err
 	}
 	defer in.close()
-	w, err := j.walkerFor(in)
-	if err != nil {
-		return err
-	}
 	w = listWalker(w)
 	for {
 		id, ok, err := w.next()
@@ -183,15 +193,11 @@ func (e *FatalError) Error() string { return e.Msg }
 
 // unbundle extracts the requested targets (spec bundler.md §3.4).
 func (j *job) unbundle() error {
-	in, err := j.openInput(j.inputs[0])
+	in, w, err := j.openWalker()
 	if err != nil {
 		return err
 	}
 	defer in.close()
-	w, err := j.walkerFor(in)
-	if err != nil {
-		return err
-	}
 
 	// The work list maps standardised targets to outputs; a later target
 	// that standardises to the same ID replaces the earlier one's output.

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"fmt"
+	"github.com/goffload/goffload/internal/difftest"
 	"io"
 	"os"
 	"os/exec"
@@ -87,7 +88,7 @@ func prepareOurs() {
 		return
 	}
 	ours.from = "built from this module with go build"
-	root, err := moduleRoot()
+	root, err := difftest.ModuleRoot()
 	for _, tool := range ourTools {
 		if err != nil {
 			ours.missing[tool] = err
@@ -98,23 +99,6 @@ func prepareOurs() {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			ours.missing[tool] = fmt.Errorf("go build ./cmd/%s failed: %v\n%s", tool, err, out)
 		}
-	}
-}
-
-func moduleRoot() (string, error) {
-	d, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d, nil
-		}
-		p := filepath.Dir(d)
-		if p == d {
-			return "", fmt.Errorf("go.mod not found above the test's folder")
-		}
-		d = p
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // relative to the module root) into dir and returns the binary's path.
 func Build(t testing.TB, pkg, dir string) string {
 	t.Helper()
-	root, err := moduleRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,8 @@ func Build(t testing.TB, pkg, dir string) string {
 	return out
 }
 
-func moduleRoot() (string, error) {
+// ModuleRoot returns the folder of go.mod above the current directory.
+func ModuleRoot() (string, error) {
 	d, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -98,6 +99,11 @@ func Run(t testing.TB, bin string, c Case) Outcome {
 		}
 		code = ee.ExitCode()
 	}
+	return Outcome{Code: code, Stdout: out.String(), Stderr: errb.String(), Files: ReadTree(dir)}
+}
+
+// ReadTree returns every regular file below dir, by path relative to dir.
+func ReadTree(dir string) map[string][]byte {
 	files := map[string][]byte{}
 	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
 		if err == nil && fi.Mode().IsRegular() {
@@ -107,7 +113,7 @@ func Run(t testing.TB, bin string, c Case) Outcome {
 		}
 		return nil
 	})
-	return Outcome{Code: code, Stdout: out.String(), Stderr: errb.String(), Files: files}
+	return files
 }
 
 // Diff describes how two outcomes differ, or returns "". When both runs
