@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -23,6 +24,9 @@ var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
 	{Name: "allow-missing-bundles", Kind: llvmcl.Bool},
 	{Name: "bundle-align", Kind: llvmcl.Uint},
 	{Name: "check-input-archive", Kind: llvmcl.Bool},
+	// --color is one of libLLVM's global options the LLVM tool accepts; it
+	// is the one that changes what the bundler prints.
+	{Name: "color", Kind: llvmcl.Bool},
 	{Name: "compress", Kind: llvmcl.Bool},
 	{Name: "compression-level", Kind: llvmcl.Int},
 	{Name: "h", Kind: llvmcl.Bool},
@@ -95,6 +99,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Verbose:      res.Flag("verbose"),
 		VerboseSet:   res.Given("verbose"),
 		LevelSet:     res.Given("compression-level"),
+		Color:        colorFor(stderr, res),
 		Stdin:        stdin,
 		Stdout:       stdout,
 		Stderr:       stderr,
@@ -116,8 +121,48 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "LLVM ERROR: %s\n", fe.Msg)
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s: error: %s\n", argv0, err.Error())
+	fmt.Fprintf(stderr, "%s: %s%s\n", argv0, tag("error: ", o.Color), err.Error())
 	return 1
+}
+
+// colorFor decides, as LLVM does, whether the "error:" and "warning:" tags
+// are colored: --color[=bool] decides when given, else whether stderr is a
+// terminal whose TERM supports colors.
+func colorFor(stderr io.Writer, res *llvmcl.Result) bool {
+	if res.Given("color") {
+		return res.Flag("color")
+	}
+	f, ok := stderr.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	switch term := os.Getenv("TERM"); {
+	case term == "" || term == "dumb":
+		return false
+	case strings.HasPrefix(term, "xterm"), strings.HasPrefix(term, "vt100"), strings.HasPrefix(term, "screen"),
+		strings.HasPrefix(term, "linux"), strings.HasPrefix(term, "ansi"), strings.HasPrefix(term, "rxvt"),
+		strings.HasPrefix(term, "tmux"), strings.Contains(term, "color"), strings.HasPrefix(term, "cygwin"),
+		strings.HasPrefix(term, "konsole"), strings.HasPrefix(term, "gnome"), strings.HasPrefix(term, "eterm"), term == "alacritty", term == "kitty":
+		return true
+	}
+	return false
+}
+
+// tag returns "error: " or "warning: ", in LLVM's bold red or magenta when
+// colors are on.
+func tag(t string, color bool) string {
+	if !color {
+		return t
+	}
+	code := "31"
+	if t == "warning: " {
+		code = "35"
+	}
+	return "\x1b[0;1;" + code + "m" + t + "\x1b[0m"
 }
 
 func printHelp(w io.Writer, which, argv0 string) {

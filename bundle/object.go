@@ -194,7 +194,7 @@ func tempName() string {
 // objcopyFailed reports an object our ELF writer refused — one llvm-objcopy
 // refuses too — with our reason first and then LLVM's message.
 func (j *job) objcopyFailed(path string, err error) error {
-	fmt.Fprintf(j.Stderr, "%s: error: '%s': %v\n", j.Argv0, path, err)
+	fmt.Fprintf(j.Stderr, "%s: %s'%s': %v\n", j.Argv0, tag("error: ", j.Color), path, err)
 	return errorf("'llvm-objcopy' tool failed")
 }
 

@@ -41,6 +41,9 @@ type Options struct {
 	LevelSet              bool
 	Verbose, VerboseSet   bool
 
+	// Color colors the "error:" and "warning:" tags.
+	Color bool
+
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	// LookupEnv reads the environment; nil means os.LookupEnv.

@@ -32,7 +32,7 @@ type target struct {
 }
 
 func (j *job) warnf(format string, a ...any) {
-	fmt.Fprintf(j.Stderr, "%s: warning: %s\n", j.Argv0, fmt.Sprintf(format, a...))
+	fmt.Fprintf(j.Stderr, "%s: %s%s\n", j.Argv0, tag("warning: ", j.Color), fmt.Sprintf(format, a...))
 }
 
 // Run performs one bundler invocation. A returned *Error carries LLVM's
