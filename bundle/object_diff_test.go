@@ -103,8 +103,12 @@ var tmpRE = regexp.MustCompile(`clang-offload-bundler-[0-9a-f]{6}\.tmp`)
 func TestDiffObjectDryRun(t *testing.T) {
 	ref, ours := tools(t)
 	files := objectFiles(t)
+	fat := difftest.Run(t, ref, difftest.Case{Files: files, Args: []string{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o"}})
+	files["fat.o"] = fat.Files["fat.o"]
 	for _, args := range [][]string{
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###"},
+		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###", "-compress"},
+		{"-type=o", "-unbundle", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=fat.o", "-output=h.o", "-output=d.o", "-###"},
 	} {
 		c := difftest.Case{Files: files, Args: args, Argv0: "clang-offload-bundler"}
 		want, got := difftest.Run(t, ref, c), difftest.Run(t, ours, c)
