@@ -13,7 +13,7 @@
 # Environment:
 #   GOFFLOAD_LLVM_DIR  LLVM 22 tools (default /usr/lib/llvm-22/bin)
 #   LEVELS             compression levels (default "1 3 6 9 19")
-#   REPEAT             runs per measurement; the fastest is kept (default 1)
+#   REPEAT             runs per measurement; the fastest is kept (default 3)
 #   CORPUS_*, CLANG    passed to gen-corpus.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +23,7 @@ work=$(cd "$work" && pwd)
 LLVM=${GOFFLOAD_LLVM_DIR:-/usr/lib/llvm-22/bin}/clang-offload-bundler
 OURS=$work/bin/clang-offload-bundler
 levels=${LEVELS:-1 3 6 9 19}
-repeat=${REPEAT:-1}
+repeat=${REPEAT:-3}
 archs=${CORPUS_ARCHS:-gfx906,gfx908,gfx90a,gfx942,gfx1030,gfx1100,gfx1101,gfx1200}
 pick=gfx90a
 corpus=$work/corpus
