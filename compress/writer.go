@@ -148,7 +148,22 @@ func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
 		return nil, err
 	}
 	if len(bounds) <= 2 {
-		return enc.EncodeAll(src, make([]byte, 0, len(src)/4+64)), nil
+		out := enc.EncodeAll(src, make([]byte, 0, len(src)/4+64))
+		if lvl := ZstdEncoderLevel(level); lvl > zstd.SpeedDefault && len(src) > largeInput {
+			// On inputs of several MB (fat binaries with one code object
+			// per GPU), the Go encoder's default level reaches repeats
+			// across the whole window that its stronger levels miss
+			// (NOTES.md, "Large inputs"); it is fast, so try it too and
+			// keep the smaller payload.
+			alt, err := encoderFor(zstd.SpeedDefault, encoderWindow(largest), workers)
+			if err != nil {
+				return nil, err
+			}
+			if b := alt.EncodeAll(src, make([]byte, 0, len(out))); len(b) < len(out) {
+				out = b
+			}
+		}
+		return out, nil
 	}
 	frames := make([][]byte, len(bounds)-1)
 	var wg sync.WaitGroup
@@ -168,6 +183,10 @@ func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
 	wg.Wait()
 	return bytes.Join(frames, nil), nil
 }
+
+// largeInput is the size above which compressZstd also tries the default
+// level (see NOTES.md, "Large inputs").
+const largeInput = 1 << 20
 
 // frameBounds turns frame start offsets into [0, s1, s2, ..., n].
 func frameBounds(n int, starts []int64) ([]int64, error) {
