@@ -73,11 +73,13 @@ func (j *job) bundle() error {
 	return j.writeOutput(write)
 }
 
-// readerOf returns a reader of the whole input from its start.
+// readerOf returns a reader of the whole input from its start: the file
+// itself, so that the format writers' io.LimitReader(file) reaches io.Copy
+// as the *io.LimitedReader over an *os.File that copy_file_range needs.
 func readerOf(in *input) io.Reader {
 	if in.file != nil {
 		in.file.Seek(0, io.SeekStart)
-		return io.LimitReader(in.file, in.size)
+		return in.file
 	}
 	return io.NewSectionReader(in.r, 0, in.size)
 }

@@ -49,6 +49,8 @@ type Options struct {
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
 	Uncompressed func()
+
+	memo map[string][]int // stored ID -> compatible target indexes
 }
 
 // Error is a failure with LLVM's message text.
@@ -86,6 +88,7 @@ func Unbundle(o Options) error {
 			return err
 		}
 	}
+	o.memo = map[string][]int{}
 	lists := make([][]codeObject, len(o.Targets))
 	for _, m := range members {
 		if err := o.extractMember(m, lists); err != nil {
@@ -200,12 +203,7 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 		if !ok {
 			return errorf("Invalid bundle id read from code object")
 		}
-		var hits []int
-		for i, t := range o.Targets {
-			if targetid.Compatible(b.id, t, o.HipOpenMP) {
-				hits = append(hits, i)
-			}
-		}
+		hits := o.compatible(b.id)
 		if len(hits) == 0 {
 			continue
 		}
@@ -245,6 +243,23 @@ func splitExt(name string) (string, string) {
 		return name[:i], name[i:]
 	}
 	return name, ""
+}
+
+// compatible returns the indexes of the requested targets a stored bundle
+// ID can go to, in command-line order. Archives repeat the same few IDs in
+// every member, so the answers are remembered.
+func (o Options) compatible(stored string) []int {
+	if hits, ok := o.memo[stored]; ok {
+		return hits
+	}
+	var hits []int
+	for i, t := range o.Targets {
+		if targetid.Compatible(stored, t, o.HipOpenMP) {
+			hits = append(hits, i)
+		}
+	}
+	o.memo[stored] = hits
+	return hits
 }
 
 // checkMembers applies the target-ID conflict rule to each member's bundle
