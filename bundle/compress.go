@@ -25,7 +25,7 @@ func (j *job) decompressAll(data []byte) ([][]byte, error) {
 			if r.Header.Version < 2 || len(res) == 1 {
 				payload = uint64(len(data) - r.Header.Len())
 			}
-			for _, l := range compress.FormatDecompressStats(r.Header, payload, elapsed, r.Computed) {
+			for _, l := range compress.FormatDecompressStats(r.Header, payload, elapsed, r.Computed()) {
 				fmt.Fprintln(j.Stderr, l)
 			}
 		}

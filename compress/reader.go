@@ -271,10 +271,13 @@ func (mr *memberReader) finish() error {
 type Result struct {
 	Member
 	Data []byte
-	// Computed is the HashValue view of MD5[0:8] of Data; it differs from
-	// Header.HashValue() when the stored hash is wrong, which LLVM ignores.
-	Computed uint64
 }
+
+// Computed returns the HashValue view of MD5[0:8] of Data; it differs from
+// Header.HashValue() when the stored hash is wrong, which LLVM ignores. It
+// is computed on demand: LLVM hashes only in verbose mode, and MD5 costs
+// as much as the decompression itself.
+func (r Result) Computed() uint64 { return HashOf(r.Data) }
 
 // Decompress is the decompression step of the drop-in tools. When LLVM 22
 // reads blob (one CCOB, payload to the end), it returns LLVM's result as
@@ -286,7 +289,7 @@ func Decompress(blob []byte) ([]Result, error) {
 	out, h, err := DecompressLLVM(blob)
 	if err == nil {
 		m := Member{Header: h, PayloadOffset: int64(h.Len()), PayloadSize: int64(len(blob) - h.Len())}
-		return []Result{{Member: m, Data: out, Computed: HashOf(out)}}, nil
+		return []Result{{Member: m, Data: out}}, nil
 	}
 	if errors.Is(err, ErrNotCompressed) || errors.Is(err, ErrHeaderTooSmall) || errors.Is(err, ErrUnknownMethod) {
 		return nil, err
@@ -316,7 +319,7 @@ func decompressAll(blob []byte) ([]Result, error) {
 		if err != nil && !errors.As(err, &hm) {
 			return nil, err
 		}
-		res = append(res, Result{Member: *m, Data: buf.Bytes(), Computed: HashOf(buf.Bytes())})
+		res = append(res, Result{Member: *m, Data: buf.Bytes()})
 	}
 }
 

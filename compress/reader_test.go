@@ -29,7 +29,7 @@ func TestDecompressGolden(t *testing.T) {
 			t.Errorf("DecompressLLVM(%s): %d bytes, v%d, %v", g.file, len(out), h.Version, err)
 		}
 		res, err := Decompress(b)
-		if err != nil || len(res) != 1 || !bytes.Equal(res[0].Data, want) || res[0].Computed != g.hash || res[0].PayloadSize != int64(len(b)-h.Len()) {
+		if err != nil || len(res) != 1 || !bytes.Equal(res[0].Data, want) || res[0].Computed() != g.hash || res[0].PayloadSize != int64(len(b)-h.Len()) {
 			t.Errorf("Decompress(%s): %+v, %v", g.file, res, err)
 		}
 		r := NewReader(bytes.NewReader(b), int64(len(b)))
@@ -136,7 +136,7 @@ func TestReaderSequence(t *testing.T) {
 		t.Fatalf("Decompress: %d results, %v", len(res), err)
 	}
 	for i := range want {
-		if !bytes.Equal(res[i].Data, want[i]) || res[i].Computed != res[i].HashValue() {
+		if !bytes.Equal(res[i].Data, want[i]) || res[i].Computed() != res[i].HashValue() {
 			t.Errorf("Decompress member %d wrong", i)
 		}
 	}
@@ -204,7 +204,7 @@ func TestReaderHashMismatch(t *testing.T) {
 	}
 	// LLVM ignores it, and so does Decompress.
 	res, err := Decompress(b)
-	if err != nil || res[0].Computed == res[0].HashValue() {
+	if err != nil || res[0].Computed() == res[0].HashValue() {
 		t.Errorf("Decompress: %v", err)
 	}
 }

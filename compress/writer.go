@@ -143,27 +143,16 @@ func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
 		largest = max(largest, int(bounds[i+1]-bounds[i]))
 	}
 	workers := max(min(runtime.GOMAXPROCS(0), len(bounds)-1), 1)
-	enc, err := encoderFor(ZstdEncoderLevel(level), encoderWindow(largest), workers)
+	lvl, window := ZstdEncoderLevel(level), encoderWindow(largest)
+	if len(bounds) <= 2 && lvl > zstd.SpeedDefault && len(src) > largeInput {
+		return compressLarge(src, level, lvl, window)
+	}
+	enc, err := encoderFor(lvl, window, workers)
 	if err != nil {
 		return nil, err
 	}
 	if len(bounds) <= 2 {
-		out := enc.EncodeAll(src, make([]byte, 0, len(src)/4+64))
-		if lvl := ZstdEncoderLevel(level); lvl > zstd.SpeedDefault && len(src) > largeInput {
-			// On inputs of several MB (fat binaries with one code object
-			// per GPU), the Go encoder's default level reaches repeats
-			// across the whole window that its stronger levels miss
-			// (NOTES.md, "Large inputs"); it is fast, so try it too and
-			// keep the smaller payload.
-			alt, err := encoderFor(zstd.SpeedDefault, encoderWindow(largest), workers)
-			if err != nil {
-				return nil, err
-			}
-			if b := alt.EncodeAll(src, make([]byte, 0, len(out))); len(b) < len(out) {
-				out = b
-			}
-		}
-		return out, nil
+		return enc.EncodeAll(src, make([]byte, 0, len(src)/4+64)), nil
 	}
 	frames := make([][]byte, len(bounds)-1)
 	var wg sync.WaitGroup
@@ -182,6 +171,31 @@ func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
 	close(next)
 	wg.Wait()
 	return bytes.Join(frames, nil), nil
+}
+
+// compressLarge encodes one frame of an input over largeInput bytes. On
+// such inputs (fat binaries with one code object per GPU) the Go encoder's
+// default level reaches repeats across the whole window that its stronger
+// levels miss (NOTES.md, "Large inputs"), in a fraction of the time. Up to
+// level 6 it alone is used, which keeps us faster than libzstd; from level 7
+// the stronger level is tried too and the smaller payload kept.
+func compressLarge(src []byte, level int, lvl zstd.EncoderLevel, window int) ([]byte, error) {
+	def, err := encoderFor(zstd.SpeedDefault, window, 1)
+	if err != nil {
+		return nil, err
+	}
+	out := def.EncodeAll(src, make([]byte, 0, len(src)/4+64))
+	if level < 7 {
+		return out, nil
+	}
+	enc, err := encoderFor(lvl, window, 1)
+	if err != nil {
+		return nil, err
+	}
+	if b := enc.EncodeAll(src, make([]byte, 0, len(out))); len(b) < len(out) {
+		out = b
+	}
+	return out, nil
 }
 
 // largeInput is the size above which compressZstd also tries the default
