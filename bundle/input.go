@@ -15,8 +15,6 @@ type input struct {
 	r    io.ReaderAt
 	size int64
 	file *os.File
-	// compressed is true when r is the decompressed content of a CCOB.
-	compressed bool
 	// more holds the further bundles of an input made of several CCOBs.
 	more []*input
 }
@@ -112,9 +110,9 @@ func (j *job) openInput(path string) (*input, error) {
 	if err != nil {
 		return nil, errorf("Failed to decompress input: %s", err.Error())
 	}
-	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0])), compressed: true}
+	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0]))}
 	for _, p := range parts[1:] {
-		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p)), compressed: true})
+		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p))})
 	}
 	return first, nil
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/targetid"
@@ -199,19 +197,6 @@ func kindOf(typ string) fileKind {
 }
 
 func (j *job) invalidType() error { return errorf("'%s': invalid file type specified", j.Type) }
-
-// formatList joins IDs as LLVM's "Can't find bundles for" message does.
-func formatList(ids []string) string {
-	s := append([]string(nil), ids...)
-	sort.Strings(s)
-	switch len(s) {
-	case 1:
-		return s[0]
-	case 2:
-		return s[0] + " and " + s[1]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + ", and " + s[len(s)-1]
-}
 
 // outputs collects unbundle outputs and commits them all at the end, so that
 // an error leaves no output behind and existing files untouched.

@@ -246,7 +246,7 @@ func (j *job) unbundle() error {
 	}
 	remaining := work.Keys()
 	if len(remaining) > 0 && !j.AllowMissing {
-		return errorf("Can't find bundles for %s", formatList(remaining))
+		return errorf("%s", targetid.FormatMissing(remaining))
 	}
 	for _, t := range remaining {
 		path, _ := work.Get(t)
