@@ -9,7 +9,8 @@ package bundle
 import (
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/goffload/goffload/internal/oserr"
 )
 
 // Options is one invocation of the bundler, as the command line gives it.
@@ -60,28 +61,5 @@ func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(form
 // pathError formats an I/O failure on a named file as LLVM does:
 // '<path>': <strerror>.
 func pathError(path string, err error) error {
-	return &Error{Msg: fmt.Sprintf("'%s': %s", path, strerror(err))}
-}
-
-// strerror returns the C library's text for the error behind err.
-func strerror(err error) string {
-	var pe *os.PathError
-	if asPathError(err, &pe) {
-		err = pe.Err
-	}
-	if se, ok := err.(interface{ Error() string }); ok {
-		s := se.Error()
-		if len(s) > 0 {
-			// syscall.Errno texts are lower-case; glibc capitalises.
-			return capitalize(s)
-		}
-	}
-	return err.Error()
-}
-
-func capitalize(s string) string {
-	if s[0] >= 'a' && s[0] <= 'z' {
-		return string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
+	return &Error{Msg: fmt.Sprintf("'%s': %s", path, oserr.Strerror(err))}
 }

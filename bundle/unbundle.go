@@ -6,6 +6,7 @@ import (
 
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/llvmhash"
+	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/targetid"
 	"github.com/goffload/goffload/textfmt"
 )
@@ -183,7 +184,7 @@ func listWalker(w walker) walker {
 
 // ioFailure is LLVM's fatal error for a failed write to an output stream.
 func ioFailure(err error) error {
-	return &FatalError{Msg: "IO failure on output stream: " + strerror(err)}
+	return &FatalError{Msg: "IO failure on output stream: " + oserr.Strerror(err)}
 }
 
 // FatalError is printed as "LLVM ERROR: <Msg>" with no program prefix.

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"debug/elf"
 	"fmt"
-	"github.com/goffload/goffload/internal/difftest"
 	"io"
 	"os"
 	"os/exec"
@@ -19,6 +18,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
 )
 

@@ -22,6 +22,7 @@ import (
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/targetid"
 )
@@ -295,7 +296,7 @@ func checkMembers(o Options, members []*ar.Member) error {
 func writeArchive(name string, objs []codeObject) error {
 	f, err := atomicfile.CreateFile(name)
 	if err != nil {
-		return errorf("%s", strerror(err))
+		return errorf("%s", oserr.Strerror(err))
 	}
 	defer f.Abort()
 	members := make([]ar.NewMember, len(objs))
@@ -306,22 +307,7 @@ func writeArchive(name string, objs []codeObject) error {
 		return errorf("%v", err)
 	}
 	if err := f.Commit(); err != nil {
-		return errorf("%s", strerror(err))
+		return errorf("%s", oserr.Strerror(err))
 	}
 	return nil
-}
-
-func strerror(err error) string {
-	for {
-		u := errors.Unwrap(err)
-		if u == nil {
-			break
-		}
-		err = u
-	}
-	s := err.Error()
-	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
-		s = string(s[0]-'a'+'A') + s[1:]
-	}
-	return s
 }

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/goffload/goffload/internal/llvmcl"
 )
@@ -192,23 +191,6 @@ func stripColor(prog string, args []string) (out, errs []string, color bool) {
 		}
 	}
 	return out, errs, color
-}
-
-// strerror turns an OS error into the C library's message, as LLVM prints
-// it ("No such file or directory"), without any path.
-func strerror(err error) string {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		s := errno.Error()
-		if s != "" {
-			return strings.ToUpper(s[:1]) + s[1:]
-		}
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // stem is LLVM's sys::path::stem: the base name without its last

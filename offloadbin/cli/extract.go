@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/offloadbin"
 )
 
@@ -49,7 +50,7 @@ func (t *tool) extract(path string, filters []string, archive bool) error {
 		if t.Stdin != nil {
 			var err error
 			if data, err = io.ReadAll(t.Stdin); err != nil {
-				return fmt.Errorf("'%s': %s", path, strerror(err))
+				return fmt.Errorf("'%s': %s", path, oserr.Strerror(err))
 			}
 		}
 		r, size = bytes.NewReader(data), int64(len(data))
@@ -57,7 +58,7 @@ func (t *tool) extract(path string, filters []string, archive bool) error {
 		stdinUsed := true
 		in, err := t.openInput(path, &stdinUsed)
 		if err != nil {
-			return fmt.Errorf("'%s': %s", path, strerror(err))
+			return fmt.Errorf("'%s': %s", path, oserr.Strerror(err))
 		}
 		if in.f != nil {
 			defer in.f.Close()
@@ -127,7 +128,7 @@ func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
 	}
 	f, err := createArchiveFile(path)
 	if err != nil {
-		return errors.New(strerror(err))
+		return errors.New(oserr.Strerror(err))
 	}
 	defer f.Abort()
 	if err := ar.WriteGNU(f, members, ar.WithWarnings(warn)); err != nil {
@@ -135,10 +136,10 @@ func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
 		if errors.As(err, &me) {
 			return err
 		}
-		return errors.New(strerror(err))
+		return errors.New(oserr.Strerror(err))
 	}
 	if err := f.Commit(); err != nil {
-		return errors.New(strerror(err))
+		return errors.New(oserr.Strerror(err))
 	}
 	return nil
 }

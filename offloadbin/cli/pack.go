@@ -11,6 +11,7 @@ import (
 
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmhash"
+	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/offloadbin"
 )
 
@@ -134,14 +135,14 @@ func (t *tool) pack(output string, images []string) error {
 		for _, path := range strings.Split(spec.Values["file"], ",") {
 			in, err := t.openInput(path, &stdinUsed)
 			if err != nil {
-				return errors.New(strerror(err))
+				return errors.New(oserr.Strerror(err))
 			}
 			if in.f != nil {
 				files = append(files, in.f)
 			}
 			head := make([]byte, min(4, in.size))
 			if _, err := in.r.ReadAt(head, 0); err != nil && err != io.EOF {
-				return errors.New(strerror(err))
+				return errors.New(oserr.Strerror(err))
 			}
 			imgs = append(imgs, offloadbin.Image{
 				ImageKind:   ImageKindOf(path, head),
@@ -165,14 +166,14 @@ func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer)
 	}
 	f, err := atomicfile.CreateFile(path)
 	if err != nil {
-		return errors.New(strerror(err))
+		return errors.New(oserr.Strerror(err))
 	}
 	defer f.Abort()
 	if err := write(f); err != nil {
-		return fmt.Errorf("%s", strerror(err))
+		return fmt.Errorf("%s", oserr.Strerror(err))
 	}
 	if err := f.Commit(); err != nil {
-		return errors.New(strerror(err))
+		return errors.New(oserr.Strerror(err))
 	}
 	return nil
 }
