@@ -27,6 +27,10 @@ run() { # what
   for tool in LLVM ours; do
     bin=$LLVM; [ $tool = ours ] && bin=$OURS
     [ -x "$bin" ] || { echo "$tool: not found"; continue; }
+    # Start each run without the previous run's outputs: replacing a large
+    # existing file costs its removal, which is not the tool's work.
+    for a in "$@"; do case $a in -output=*) rm -f "${a#-output=}";; esac; done
+    sync
     label=$tool measure "$bin" "$@"
   done
 }
