@@ -2,46 +2,27 @@ package bundle_test
 
 import (
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
 )
 
-var (
-	buildOnce sync.Once
-	ourBin    string
-	buildDir  string
-)
+// ours is our bundler. Like LLVM's, it finds llvm-objcopy (needed only for
+// non-ELF objects) next to itself.
+var ours = &difftest.Command{Pkg: "./cmd/clang-offload-bundler", Beside: []string{"llvm-objcopy"}}
 
 // tools returns LLVM's bundler and ours, skipping without the reference.
-func tools(t *testing.T) (ref, ours string) {
+func tools(t *testing.T) (ref, bin string) {
 	t.Helper()
-	ref = llvmref.Need(t, "clang-offload-bundler")
-	buildOnce.Do(func() {
-		buildDir, _ = os.MkdirTemp("", "goffload-bundler")
-		ourBin = difftest.Build(t, "./cmd/clang-offload-bundler", buildDir)
-		// Like LLVM's, our bundler finds llvm-objcopy (needed only for
-		// non-ELF objects) next to itself.
-		if p := llvmref.Path("llvm-objcopy"); p != "" {
-			os.Symlink(p, filepath.Join(buildDir, "llvm-objcopy"))
-		}
-	})
-	if ourBin == "" {
-		t.Fatal("build failed")
-	}
-	return ref, ourBin
+	return llvmref.Need(t, "clang-offload-bundler"), ours.Path(t)
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	ours.Cleanup()
 	os.Exit(code)
 }
 

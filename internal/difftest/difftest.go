@@ -12,8 +12,54 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/goffload/goffload/internal/llvmref"
 )
+
+// A Command is a goffload command built once per test process, into a
+// folder of its own that Cleanup removes (call it from TestMain).
+type Command struct {
+	Pkg string // e.g. "./cmd/clang-offload-bundler", relative to the module root
+	// Beside lists LLVM 22 tools to link next to the binary, for commands
+	// that look for helpers beside themselves as LLVM's do.
+	Beside []string
+
+	once sync.Once
+	dir  string
+	path string
+}
+
+// Path builds the command on first use and returns the binary's path,
+// failing the test when the build fails.
+func (c *Command) Path(t testing.TB) string {
+	t.Helper()
+	c.once.Do(func() {
+		dir, err := os.MkdirTemp("", "goffload-"+filepath.Base(c.Pkg))
+		if err != nil {
+			return
+		}
+		c.dir = dir
+		c.path = Build(t, c.Pkg, dir)
+		for _, tool := range c.Beside {
+			if p := llvmref.Path(tool); p != "" {
+				os.Symlink(p, filepath.Join(dir, tool))
+			}
+		}
+	})
+	if c.path == "" {
+		t.Fatalf("building %s failed", c.Pkg)
+	}
+	return c.path
+}
+
+// Cleanup removes the folder the command was built into.
+func (c *Command) Cleanup() {
+	if c.dir != "" {
+		os.RemoveAll(c.dir)
+	}
+}
 
 // Build compiles a goffload command (e.g. "./cmd/clang-offload-bundler",
 // relative to the module root) into dir and returns the binary's path.

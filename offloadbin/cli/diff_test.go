@@ -7,42 +7,24 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
 )
 
-var (
-	buildOnce sync.Once
-	ourBin    string
-	buildDir  string
-)
+// ourTool is our llvm-offload-binary.
+var ourTool = &difftest.Command{Pkg: "./cmd/llvm-offload-binary"}
 
 // tools returns LLVM's llvm-offload-binary and ours (built once).
 func tools(t *testing.T) (llvm, ours string) {
 	t.Helper()
-	llvm = llvmref.Need(t, "llvm-offload-binary")
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "goffload-cli")
-		if err != nil {
-			t.Fatal(err)
-		}
-		buildDir = dir
-		ourBin = difftest.Build(t, "./cmd/llvm-offload-binary", dir)
-	})
-	if ourBin == "" {
-		t.Fatal("build failed")
-	}
-	return llvm, ourBin
+	return llvmref.Need(t, "llvm-offload-binary"), ourTool.Path(t)
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	ourTool.Cleanup()
 	os.Exit(code)
 }
 
