@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -82,8 +83,9 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 	// LLVM first writes its (empty) in-memory container to the output,
 	// compressed when asked, then lets objcopy overwrite it; the verbose
 	// statistics of that empty compression are all that remains of it.
+	var empty bytes.Buffer // the container LLVM writes first
 	if j.Compress {
-		if err := j.compress(io.Discard, nil); err != nil {
+		if err := j.compress(&empty, nil); err != nil {
 			return true, err
 		}
 	}
@@ -91,10 +93,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		names, files := j.sectionFiles(tempName())
 		args := objfmt.BundleCommandArgs(names, files, j.inputs[ref], j.outputs[0])
 		j.printCommand(args)
-		if j.Compress {
-			return true, j.writeCompressed(j.outputs[0], nil)
-		}
-		return true, writeBytes(j.outputs[0], nil)
+		return true, writeBytes(j.outputs[0], empty.Bytes())
 	}
 	if !objfmt.IsELF(host.r, host.size) {
 		return true, j.runObjcopyBundle(ref)

@@ -108,15 +108,17 @@ func TestDiffObjectDryRun(t *testing.T) {
 	for _, args := range [][]string{
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###"},
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###", "-compress"},
+		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###", "-compress", "-verbose"},
 		{"-type=o", "-unbundle", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=fat.o", "-output=h.o", "-output=d.o", "-###"},
 	} {
 		c := difftest.Case{Files: files, Args: args, Argv0: "clang-offload-bundler"}
 		want, got := difftest.Run(t, ref, c), difftest.Run(t, ours, c)
+		want, got = normalize(want), normalize(got)
 		want.Stderr = tmpRE.ReplaceAllString(want.Stderr, "TMP")
 		got.Stderr = tmpRE.ReplaceAllString(got.Stderr, "TMP")
 		// The objcopy path LLVM prints is found from its own location.
-		got.Stderr = regexp.MustCompile(`^"[^"]*llvm-objcopy"`).ReplaceAllString(got.Stderr, `"OBJCOPY"`)
-		want.Stderr = regexp.MustCompile(`^"[^"]*llvm-objcopy"`).ReplaceAllString(want.Stderr, `"OBJCOPY"`)
+		got.Stderr = regexp.MustCompile(`(?m)^"[^"]*llvm-objcopy"`).ReplaceAllString(got.Stderr, `"OBJCOPY"`)
+		want.Stderr = regexp.MustCompile(`(?m)^"[^"]*llvm-objcopy"`).ReplaceAllString(want.Stderr, `"OBJCOPY"`)
 		if d := difftest.Diff(want, got); d != "" {
 			t.Errorf("%v\n%s", args, d)
 		}
