@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sync"
 
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/goffload/goffload/compress/internal/zenc"
 )
 
 // Options control Compress. The zero value is LLVM 22's default: version 3,
@@ -24,15 +25,17 @@ type Options struct {
 	Zlib bool
 	// Level is the level as LLVM passes it to the library: for zstd 1..22,
 	// 0 for the default (3), negative for zstd's fast levels, values above
-	// 22 act as 22; for zlib 0..9, or ZlibDefaultLevel (-1) for 6. See
-	// ZstdEncoderLevel for how zstd levels map onto the Go encoder.
+	// 22 act as 22; for zlib 0..9, or ZlibDefaultLevel (-1) for 6. Our zstd
+	// encoder (internal/zenc) maps each level onto its own settings,
+	// chosen by measurement against libzstd's (NOTES.md).
 	Level int
 	// FrameStarts cuts a zstd payload into independent frames starting at
 	// these offsets of the input (strictly increasing, within the input;
 	// for example the offsets of a bundle's entries). The frames are
 	// compressed in parallel and concatenated, which LLVM 22 reads like a
-	// single frame. Matches cannot cross frames, so the ratio is a little
-	// worse. Ignored for zlib.
+	// single frame. Matches cannot cross frames, so the ratio is worse; a
+	// single frame is compressed in parallel too, so this is only for
+	// readers that want frames. Ignored for zlib.
 	FrameStarts []int64
 }
 
@@ -100,30 +103,56 @@ func compressZlib(src []byte, level int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ZstdEncoderLevel maps a zstd level as LLVM passes it (libzstd semantics:
-// 0 is the default 3, negatives are the fast levels, above 22 is 22) onto
-// the Go encoder's four levels. The mapping was chosen by measuring both on
-// HIP fat binaries (NOTES.md): each level gets the fastest Go level whose
-// ratio is at least libzstd's (with long-distance matching, as LLVM calls
-// it) on every sample, or the strongest Go level. The Go encoder is weaker
-// than libzstd at equal speed, so from level -1 up we trade speed for
-// ratio; from level 7 up even its best level is 0.5-3% (levels 7-12) to
-// 12-17% (level 19) larger than libzstd.
-func ZstdEncoderLevel(level int) zstd.EncoderLevel {
-	switch {
-	case level == 0:
-		return zstd.SpeedBestCompression // libzstd's default, 3
-	case level <= -2:
-		return zstd.SpeedFastest
-	case level == -1:
-		return zstd.SpeedBetterCompression
-	default:
-		return zstd.SpeedBestCompression
+// compressZstd encodes src as one zstd frame with our encoder
+// (internal/zenc), or as one frame per part when starts cut it.
+// Every payload is decoded again and compared with src before it is used:
+// should the encoder ever produce a frame that does not give src back, the
+// payload comes from klauspost/compress's encoder instead.
+func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
+	bounds, err := frameBounds(len(src), starts)
+	if err != nil {
+		return nil, err
 	}
+	var out []byte
+	if len(bounds) <= 2 {
+		out = zenc.Encode(make([]byte, 0, len(src)/8+64), src, level, 0)
+	} else {
+		frames := make([][]byte, len(bounds)-1)
+		var wg sync.WaitGroup
+		for i := range frames {
+			wg.Go(func() {
+				part := src[bounds[i]:bounds[i+1]]
+				frames[i] = zenc.Encode(nil, part, level, 1)
+			})
+		}
+		wg.Wait()
+		out = bytes.Join(frames, nil)
+	}
+	if verifyZstd(out, src) {
+		return out, nil
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault),
+		zstd.WithWindowSize(encoderWindow(len(src))), zstd.WithEncoderCRC(false), zstd.WithZeroFrames(true))
+	if err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	defer enc.Close()
+	out = enc.EncodeAll(src, make([]byte, 0, len(src)/4+64))
+	if !verifyZstd(out, src) {
+		return nil, fmt.Errorf("compress: zstd payload does not decode to its input")
+	}
+	return out, nil
 }
 
-// encoderWindow is the window for n input bytes: all of it, as LLVM's
-// long-distance matching reaches across the whole input, up to
+// verifyZstd reports whether payload decodes to exactly want.
+func verifyZstd(payload, want []byte) bool {
+	d := decoderPool.Get().(*zstd.Decoder)
+	defer decoderPool.Put(d)
+	got, err := d.DecodeAll(payload, make([]byte, 0, len(want)))
+	return err == nil && bytes.Equal(got, want)
+}
+
+// encoderWindow is the window for n input bytes: all of it, up to
 // maxEncodeWindow.
 func encoderWindow(n int) int {
 	w := 1 << 17
@@ -132,75 +161,6 @@ func encoderWindow(n int) int {
 	}
 	return w
 }
-
-func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
-	bounds, err := frameBounds(len(src), starts)
-	if err != nil {
-		return nil, err
-	}
-	largest := 0
-	for i := range len(bounds) - 1 {
-		largest = max(largest, int(bounds[i+1]-bounds[i]))
-	}
-	workers := max(min(runtime.GOMAXPROCS(0), len(bounds)-1), 1)
-	lvl, window := ZstdEncoderLevel(level), encoderWindow(largest)
-	if len(bounds) <= 2 && lvl > zstd.SpeedDefault && len(src) > largeInput {
-		return compressLarge(src, level, lvl, window)
-	}
-	enc, err := encoderFor(lvl, window, workers)
-	if err != nil {
-		return nil, err
-	}
-	if len(bounds) <= 2 {
-		return enc.EncodeAll(src, make([]byte, 0, len(src)/4+64)), nil
-	}
-	frames := make([][]byte, len(bounds)-1)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				part := src[bounds[i]:bounds[i+1]]
-				frames[i] = enc.EncodeAll(part, make([]byte, 0, len(part)/4+64))
-			}
-		})
-	}
-	for i := range frames {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return bytes.Join(frames, nil), nil
-}
-
-// compressLarge encodes one frame of an input over largeInput bytes. On
-// such inputs (fat binaries with one code object per GPU) the Go encoder's
-// default level reaches repeats across the whole window that its stronger
-// levels miss (NOTES.md, "Large inputs"), in a fraction of the time. Up to
-// level 6 it alone is used, which keeps us faster than libzstd; from level 7
-// the stronger level is tried too and the smaller payload kept.
-func compressLarge(src []byte, level int, lvl zstd.EncoderLevel, window int) ([]byte, error) {
-	def, err := encoderFor(zstd.SpeedDefault, window, 1)
-	if err != nil {
-		return nil, err
-	}
-	out := def.EncodeAll(src, make([]byte, 0, len(src)/4+64))
-	if level < 7 {
-		return out, nil
-	}
-	enc, err := encoderFor(lvl, window, 1)
-	if err != nil {
-		return nil, err
-	}
-	if b := enc.EncodeAll(src, make([]byte, 0, len(out))); len(b) < len(out) {
-		out = b
-	}
-	return out, nil
-}
-
-// largeInput is the size above which compressZstd also tries the default
-// level (see NOTES.md, "Large inputs").
-const largeInput = 1 << 20
 
 // frameBounds turns frame start offsets into [0, s1, s2, ..., n].
 func frameBounds(n int, starts []int64) ([]int64, error) {
@@ -230,40 +190,4 @@ func checkV2(version uint16, uncompressed, total uint64) error {
 		return &Error{Field: "total size", Detail: fmt.Sprintf("%d bytes do not fit version %d's 32-bit field", total, version), LLVM: msgV2Total, Err: ErrLimit}
 	}
 	return nil
-}
-
-type encoderKey struct {
-	level   zstd.EncoderLevel
-	window  int
-	workers int
-}
-
-// encoders caches the last zstd encoder built: building one allocates its
-// match tables (tens of MB for the best level), which would dominate small
-// inputs. Only one is kept, so a long-lived process does not hold one per
-// window size. An Encoder is safe for concurrent EncodeAll calls.
-var encoders struct {
-	sync.Mutex
-	key encoderKey
-	enc *zstd.Encoder
-}
-
-func encoderFor(level zstd.EncoderLevel, window, workers int) (*zstd.Encoder, error) {
-	k := encoderKey{level, window, workers}
-	encoders.Lock()
-	defer encoders.Unlock()
-	if encoders.enc != nil && encoders.key == k {
-		return encoders.enc, nil
-	}
-	e, err := zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(level),
-		zstd.WithWindowSize(window),
-		zstd.WithEncoderCRC(false),
-		zstd.WithZeroFrames(true),
-		zstd.WithEncoderConcurrency(workers))
-	if err != nil {
-		return nil, fmt.Errorf("compress: %w", err)
-	}
-	encoders.key, encoders.enc = k, e
-	return e, nil
 }

@@ -1,0 +1,38 @@
+package zenc
+
+import (
+	"os"
+	"testing"
+)
+
+func BenchmarkEncode(b *testing.B) {
+	f := os.Getenv("ZENC_SAMPLE")
+	if f == "" {
+		b.Skip("set ZENC_SAMPLE")
+	}
+	src, _ := os.ReadFile(f)
+	p := params{minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 1, targetLen: 128, ldm: true}
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		encode(nil, src, p, 0)
+	}
+}
+
+func BenchmarkLDM(b *testing.B) {
+	f := os.Getenv("ZENC_SAMPLE")
+	if f == "" {
+		b.Skip("set ZENC_SAMPLE")
+	}
+	src, _ := os.ReadFile(f)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		findLDM(src, 0, 0, len(src))
+	}
+}
+
+func BenchmarkSmall(b *testing.B) {
+	src := []byte("hello hello hello world world world, a small input of about a hundred bytes with some repeats repeats")
+	for b.Loop() {
+		Encode(nil, src, 3, 1)
+	}
+}

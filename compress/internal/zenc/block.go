@@ -1,0 +1,346 @@
+package zenc
+
+import (
+	"bytes"
+	"math/bits"
+
+	"github.com/klauspost/compress/huff0"
+)
+
+// A seq is one zstd sequence: litLen literals, then matchLen (>= 3) bytes
+// copied from off (>= 1) bytes back.
+type seq struct {
+	litLen, matchLen, off uint32
+}
+
+// blockMax is zstd's largest block (Block_Maximum_Size).
+const blockMax = 128 << 10
+
+const (
+	blockRaw        = 0
+	blockRLE        = 1
+	blockCompressed = 2
+)
+
+// A coder holds what the decoder remembers from one compressed block to
+// the next: the repeat offsets, the Huffman table of the literals and the
+// three sequence tables. The blocks of a frame go through one coder, in
+// order.
+type coder struct {
+	rep        [3]uint32
+	huff       huff0.Scratch
+	huffKnown  bool // the decoder holds huff's previous table
+	ll, ml, of *fseTable
+
+	// per-block scratch
+	lits          []byte
+	llc, mlc, ofc []uint8
+	llx, mlx, ofx []uint32
+}
+
+func newCoder() *coder {
+	c := &coder{rep: [3]uint32{1, 4, 8}}
+	c.huff.WantLogLess = 4
+	return c
+}
+
+// What a block's literals section did to the Huffman table state.
+const (
+	huffSame     = iota // neither the decoder's table nor huff0's changed
+	huffNew             // a new table was written: both hold it
+	huffDiverged        // huff0 holds a table the decoder never saw
+)
+
+// result is the decoder state after a compressed block, applied only when
+// the block is kept.
+type result struct {
+	rep        [3]uint32
+	ll, ml, of *fseTable
+	huff       int
+}
+
+// encodeBlock appends one block holding src, described by seqs (whose
+// literals and matches cover a prefix of src; the rest are literals).
+func (c *coder) encodeBlock(dst, src []byte, seqs []seq, last bool) []byte {
+	lastBit := uint32(0)
+	if last {
+		lastBit = 1
+	}
+	if len(src) > 1 && src[0] == src[len(src)-1] && bytes.Equal(src[1:], src[:len(src)-1]) {
+		h := lastBit | blockRLE<<1 | uint32(len(src))<<3
+		return append(dst, byte(h), byte(h>>8), byte(h>>16), src[0])
+	}
+	if len(src) < 16 {
+		return appendRaw(dst, src, lastBit)
+	}
+	hdrAt := len(dst)
+	dst = append(dst, 0, 0, 0)
+	if !c.huffKnown {
+		c.huff.Reuse = huff0.ReusePolicyNone
+	} else {
+		c.huff.Reuse = huff0.ReusePolicyAllow
+	}
+	dst, res := c.compress(dst, src, seqs)
+	size := len(dst) - hdrAt - 3
+	if size >= len(src) {
+		if res.huff != huffSame {
+			c.huffKnown = false
+		}
+		return appendRaw(dst[:hdrAt], src, lastBit)
+	}
+	c.rep, c.ll, c.ml, c.of = res.rep, res.ll, res.ml, res.of
+	switch res.huff {
+	case huffNew:
+		c.huffKnown = true
+	case huffDiverged:
+		c.huffKnown = false
+	}
+	h := lastBit | blockCompressed<<1 | uint32(size)<<3
+	dst[hdrAt], dst[hdrAt+1], dst[hdrAt+2] = byte(h), byte(h>>8), byte(h>>16)
+	return dst
+}
+
+func appendRaw(dst, src []byte, lastBit uint32) []byte {
+	h := lastBit | blockRaw<<1 | uint32(len(src))<<3
+	dst = append(dst, byte(h), byte(h>>8), byte(h>>16))
+	return append(dst, src...)
+}
+
+// compress appends the literals and sequences sections of src and returns
+// the decoder state they lead to.
+func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
+	c.lits = c.lits[:0]
+	c.llc, c.mlc, c.ofc = c.llc[:0], c.mlc[:0], c.ofc[:0]
+	c.llx, c.mlx, c.ofx = c.llx[:0], c.mlx[:0], c.ofx[:0]
+	rep := c.rep
+	pos := uint32(0)
+	for _, s := range seqs {
+		c.lits = append(c.lits, src[pos:pos+s.litLen]...)
+		pos += s.litLen + s.matchLen
+		var ov uint32
+		ov, rep = offsetValue(s.off, s.litLen, rep)
+		c.llc = append(c.llc, llCode(s.litLen))
+		c.llx = append(c.llx, s.litLen)
+		c.mlc = append(c.mlc, mlCode(s.matchLen-3))
+		c.mlx = append(c.mlx, s.matchLen-3)
+		c.ofc = append(c.ofc, uint8(bits.Len32(ov)-1))
+		c.ofx = append(c.ofx, ov)
+	}
+	c.lits = append(c.lits, src[pos:]...)
+
+	res := result{rep: rep, ll: c.ll, ml: c.ml, of: c.of}
+	dst, res.huff = c.appendLiterals(dst, c.lits)
+
+	n := len(seqs)
+	switch {
+	case n < 128:
+		dst = append(dst, byte(n))
+	case n < 0x7F00:
+		dst = append(dst, byte(n>>8)+0x80, byte(n))
+	default:
+		dst = append(dst, 0xFF, byte(n-0x7F00), byte((n-0x7F00)>>8))
+	}
+	if n == 0 {
+		return dst, res
+	}
+	modesAt := len(dst)
+	dst = append(dst, 0)
+	var llMode, ofMode, mlMode byte
+	dst, res.ll, llMode = chooseTable(dst, c.llc, maxLLCode, maxLLLog, llPredef, c.ll)
+	dst, res.of, ofMode = chooseTable(dst, c.ofc, maxOFCode, maxOFLog, ofPredef, c.of)
+	dst, res.ml, mlMode = chooseTable(dst, c.mlc, maxMLCode, maxMLLog, mlPredef, c.ml)
+	dst[modesAt] = llMode<<6 | ofMode<<4 | mlMode<<2
+
+	// The bitstream is read backwards: the last sequence is written first.
+	w := bitWriter{out: dst}
+	var sLL, sML, sOF fseState
+	i := n - 1
+	sML.init(res.ml, c.mlc[i])
+	sOF.init(res.of, c.ofc[i])
+	sLL.init(res.ll, c.llc[i])
+	w.add(uint64(c.llx[i]), uint(llBits[c.llc[i]]))
+	w.add(uint64(c.mlx[i]), uint(mlBits[c.mlc[i]]))
+	w.add(uint64(c.ofx[i]), uint(c.ofc[i]))
+	for i--; i >= 0; i-- {
+		sOF.encode(&w, c.ofc[i])
+		sML.encode(&w, c.mlc[i])
+		sLL.encode(&w, c.llc[i])
+		w.add(uint64(c.llx[i]), uint(llBits[c.llc[i]]))
+		w.add(uint64(c.mlx[i]), uint(mlBits[c.mlc[i]]))
+		w.add(uint64(c.ofx[i]), uint(c.ofc[i]))
+	}
+	sML.flush(&w)
+	sOF.flush(&w)
+	sLL.flush(&w)
+	return w.close(), res
+}
+
+// offsetValue is the Offset_Value that makes the decoder copy from off
+// bytes back after litLen literals, given the repeat offsets rep, and the
+// repeat offsets after it (RFC 8878, 3.1.2.5).
+func offsetValue(off, litLen uint32, rep [3]uint32) (uint32, [3]uint32) {
+	if litLen != 0 {
+		switch off {
+		case rep[0]:
+			return 1, rep
+		case rep[1]:
+			return 2, [3]uint32{rep[1], rep[0], rep[2]}
+		case rep[2]:
+			return 3, [3]uint32{rep[2], rep[0], rep[1]}
+		}
+	} else {
+		switch off {
+		case rep[1]:
+			return 1, [3]uint32{rep[1], rep[0], rep[2]}
+		case rep[2]:
+			return 2, [3]uint32{rep[2], rep[0], rep[1]}
+		case rep[0] - 1:
+			return 3, [3]uint32{rep[0] - 1, rep[0], rep[1]}
+		}
+	}
+	return off + 3, [3]uint32{off, rep[0], rep[1]}
+}
+
+// Literals_Block_Type values.
+const (
+	litRaw        = 0
+	litRLE        = 1
+	litCompressed = 2
+	litTreeless   = 3
+)
+
+// appendLiterals appends the literals section for lits.
+func (c *coder) appendLiterals(dst, lits []byte) ([]byte, int) {
+	var out []byte
+	var reused, single bool
+	err := huff0.ErrIncompressible
+	switch {
+	case len(lits) >= 1024:
+		out, reused, err = huff0.Compress4X(lits, &c.huff)
+	case len(lits) > 16:
+		single = true
+		out, reused, err = huff0.Compress1X(lits, &c.huff)
+	}
+	effect := huffSame
+	if err == nil && !reused {
+		effect = huffNew
+	}
+	if err == nil && len(out)+5 >= len(lits)+rawLitHeaderLen(len(lits)) {
+		err = huff0.ErrIncompressible
+		if effect == huffNew {
+			effect = huffDiverged
+		}
+	}
+	switch {
+	case err == huff0.ErrUseRLE:
+		dst = appendRawLitHeader(dst, litRLE, len(lits))
+		return append(dst, lits[0]), effect
+	case err != nil:
+		dst = appendRawLitHeader(dst, litRaw, len(lits))
+		return append(dst, lits...), effect
+	}
+	typ := uint64(litCompressed)
+	if reused {
+		typ = litTreeless
+	}
+	regen, comp := uint64(len(lits)), uint64(len(out))
+	var sf uint64
+	var nb, hl int
+	switch {
+	case single:
+		sf, nb, hl = 0, 10, 3
+	case regen < 1024 && comp < 1024:
+		sf, nb, hl = 1, 10, 3
+	case regen < 16384 && comp < 16384:
+		sf, nb, hl = 2, 14, 4
+	default:
+		sf, nb, hl = 3, 18, 5
+	}
+	h := typ | sf<<2 | regen<<4 | comp<<(4+nb)
+	for i := range hl {
+		dst = append(dst, byte(h>>(8*i)))
+	}
+	return append(dst, out...), effect
+}
+
+func rawLitHeaderLen(n int) int {
+	switch {
+	case n < 32:
+		return 1
+	case n < 4096:
+		return 2
+	}
+	return 3
+}
+
+func appendRawLitHeader(dst []byte, typ, n int) []byte {
+	switch {
+	case n < 32:
+		return append(dst, byte(typ|n<<3))
+	case n < 4096:
+		h := typ | 1<<2 | n<<4
+		return append(dst, byte(h), byte(h>>8))
+	}
+	h := typ | 3<<2 | n<<4
+	return append(dst, byte(h), byte(h>>8), byte(h>>16))
+}
+
+// Symbol_Compression_Mode values.
+const (
+	modePredefined = 0
+	modeRLE        = 1
+	modeFSE        = 2
+	modeRepeat     = 3
+)
+
+// chooseTable picks the cheapest way to code syms: the predefined table,
+// one repeated symbol, the previous block's table, or a new table written
+// to dst.
+func chooseTable(dst []byte, syms []uint8, maxSym int, maxLog uint8, pre, prev *fseTable) ([]byte, *fseTable, byte) {
+	var counts [64]uint32
+	top := 0
+	for _, s := range syms {
+		counts[s]++
+		top = max(top, int(s))
+	}
+	cnt := counts[:top+1]
+	distinct := 0
+	for _, c := range cnt {
+		if c != 0 {
+			distinct++
+		}
+	}
+	n := uint32(len(syms))
+	if distinct == 1 && n > 2 {
+		return append(dst, uint8(top)), &fseTable{rle: true, sym: uint8(top)}, modeRLE
+	}
+	const header = 8 * 256 // cost units per header byte
+	best, bestMode := pre, byte(modePredefined)
+	bestCost := pre.bitsFor(cnt)
+	if top >= len(pre.norm) {
+		bestCost = ^uint64(0)
+	}
+	if prev != nil && !prev.rle && top < len(prev.norm) {
+		if b := prev.bitsFor(cnt); b < bestCost {
+			best, bestMode, bestCost = prev, modeRepeat, b
+		}
+	}
+	minLog := uint8(5)
+	for 1<<minLog < distinct {
+		minLog++
+	}
+	hi := min(maxLog, uint8(max(bits.Len32(n)+1, int(minLog))))
+	var bestNew *fseTable
+	var bestHdr []byte
+	for log := minLog; log <= hi; log++ {
+		t := newTable(cnt, n, log)
+		hdr := appendNCount(nil, t.norm, log)
+		if cost := t.bitsFor(cnt) + uint64(len(hdr))*header; cost < bestCost {
+			bestNew, bestHdr, bestCost = t, hdr, cost
+		}
+	}
+	if bestNew != nil {
+		return append(dst, bestHdr...), bestNew, modeFSE
+	}
+	return dst, best, bestMode
+}

@@ -1,0 +1,168 @@
+// Package zenc is a zstd encoder (RFC 8878) tuned for offload bundles: a
+// whole input in memory, one frame, matches across the whole window (the
+// code objects of different GPUs repeat each other megabytes apart), and
+// entropy coding that reuses klauspost/compress's Huffman coder for
+// literals. It writes frames any zstd decoder reads; it never writes
+// dictionaries or checksums.
+package zenc
+
+import (
+	"encoding/binary"
+	"runtime"
+	"sync"
+)
+
+const (
+	magic = 0xFD2FB528
+	// WindowLog is the largest match distance, as a power of two: LLVM's
+	// long-distance matching reaches 2^27 back, and so do we.
+	WindowLog = 27
+)
+
+// appendFrameHeader writes a frame header recording the content size n.
+// Frames up to the window are single-segment (the window is the content).
+func appendFrameHeader(dst []byte, n uint64) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, magic)
+	single := n <= 1<<WindowLog
+	var fcsFlag byte
+	switch {
+	case single && n < 256:
+		fcsFlag = 0
+	case n >= 256 && n < 65536+256:
+		fcsFlag = 1
+	case n <= 0xFFFFFFFF:
+		fcsFlag = 2
+	default:
+		fcsFlag = 3
+	}
+	fhd := fcsFlag << 6
+	if single {
+		fhd |= 1 << 5
+	}
+	dst = append(dst, fhd)
+	if !single {
+		dst = append(dst, (WindowLog-10)<<3)
+	}
+	switch fcsFlag {
+	case 0:
+		dst = append(dst, byte(n))
+	case 1:
+		dst = binary.LittleEndian.AppendUint16(dst, uint16(n-256))
+	case 2:
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(n))
+	default:
+		dst = binary.LittleEndian.AppendUint64(dst, n)
+	}
+	return dst
+}
+
+// Encode appends one zstd frame holding src to dst, at a zstd level
+// (libzstd's scale: 1..22, 0 for 3, negative for the fastest), using up to
+// workers goroutines (0: GOMAXPROCS).
+func Encode(dst, src []byte, level, workers int) []byte {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return encode(dst, src, levelParams(level, len(src)), workers)
+}
+
+// Inputs are cut into segments that workers parse in parallel; each
+// segment first indexes the data before it (warm bytes), so matches reach
+// back across segments, and the segments' blocks are entropy-coded in order.
+// minSegment is a variable so that tests can exercise segments on small
+// inputs.
+var minSegment = 4 << 20
+
+const (
+	maxSegment = 32 << 20
+	warmBytes  = 4 << 20  // hash tables
+	warmLDM    = 32 << 20 // long-distance matches
+)
+
+// segments cuts n bytes into segment boundaries (multiples of blockMax).
+func segments(n, workers int) []int {
+	size := n
+	if workers > 1 {
+		size = (n + workers - 1) / workers
+	}
+	size = max(min(size, maxSegment), minSegment)
+	size = (size + blockMax - 1) / blockMax * blockMax
+	b := []int{0}
+	for s := size; s < n; s += size {
+		b = append(b, s)
+	}
+	return append(b, n)
+}
+
+// A segment's parsed blocks, sent in order.
+type parsed struct {
+	start, end int
+	seqs       []seq
+}
+
+func encode(dst, src []byte, p params, workers int) []byte {
+	dst = appendFrameHeader(dst, uint64(len(src)))
+	c := newCoder()
+	bounds := segments(len(src), workers)
+	if len(bounds) == 2 {
+		m := newMatcher(src, p, len(src))
+		if p.ldm {
+			m.ldm = findLDM(src, 0, 0, len(src))
+		}
+		var seqs []seq
+		for start := 0; ; start += blockMax {
+			end := min(start+blockMax, len(src))
+			seqs = m.parse(start, end, seqs[:0])
+			dst = c.encodeBlock(dst, src[start:end], seqs, end == len(src))
+			if end == len(src) {
+				return dst
+			}
+		}
+	}
+	nseg := len(bounds) - 1
+	outs := make([]chan parsed, nseg)
+	for i := range outs {
+		outs[i] = make(chan parsed, (bounds[i+1]-bounds[i]+blockMax-1)/blockMax)
+	}
+	// At most workers+1 segments are parsed ahead of the coder.
+	tokens := make(chan struct{}, workers+1)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				parseSegment(src, p, bounds[i], bounds[i+1], outs[i])
+			}
+		})
+	}
+	go func() {
+		for i := range nseg {
+			tokens <- struct{}{}
+			next <- i
+		}
+		close(next)
+	}()
+	for i := range nseg {
+		for b := range outs[i] {
+			dst = c.encodeBlock(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+		}
+		<-tokens
+	}
+	wg.Wait()
+	return dst
+}
+
+// parseSegment parses src[start:end] block by block into out, then closes it.
+func parseSegment(src []byte, p params, start, end int, out chan<- parsed) {
+	defer close(out)
+	warm := max(0, start-warmBytes)
+	m := newMatcher(src, p, end-warm)
+	if p.ldm {
+		m.ldm = findLDM(src, max(0, start-warmLDM), start, end)
+	}
+	m.warm(warm, min(start, len(src)-8))
+	for b := start; b < end; b += blockMax {
+		e := min(b+blockMax, end)
+		out <- parsed{b, e, m.parse(b, e, nil)}
+	}
+}

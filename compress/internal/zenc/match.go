@@ -1,0 +1,253 @@
+package zenc
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// params tune the match finder.
+type params struct {
+	minMatch  int   // 4..8: bytes hashed to find candidates
+	hashLog   uint8 // head table size
+	chainLog  uint8 // chain ring size (0: no chains, the fast strategy)
+	depth     int   // chain candidates tried per position
+	lazy      int   // positions tried ahead of a match: 0 (greedy), 1 or 2
+	targetLen int   // a match this long ends the search
+	ldm       bool  // long-distance matches across the whole window
+	skipIn    int   // chains: matches longer than this are indexed at their ends only
+}
+
+// A matcher turns src into sequences, a block at a time. It looks for
+// matches at the repeat offsets, in a hash table of recent positions (with
+// chains of older positions when chainLog > 0) and among the long-distance
+// matches found beforehand, and evaluates them lazily. Without chains only
+// a few positions of each match are indexed and the stride grows through
+// literals, which is what makes that strategy fast.
+type matcher struct {
+	src   []byte
+	p     params
+	head  []int32 // hash -> position+1 of the latest occurrence
+	chain []int32 // position&mask -> position+1 of the previous occurrence
+	mask  int
+	next  int // chains: first position not inserted yet
+	ldm   []ldmMatch
+	li    int
+	rep   [3]uint32
+}
+
+// newMatcher prepares a matcher for about n bytes of src (the segment and
+// its warm-up): tables larger than the input would only cost time.
+func newMatcher(src []byte, p params, n int) *matcher {
+	fit := uint8(max(bits.Len(uint(n)), 10))
+	p.hashLog = min(p.hashLog, fit)
+	if p.chainLog > 0 {
+		p.chainLog = min(p.chainLog, fit)
+	}
+	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}}
+	m.head = make([]int32, 1<<p.hashLog)
+	if p.chainLog > 0 {
+		m.chain = make([]int32, 1<<p.chainLog)
+		m.mask = 1<<p.chainLog - 1
+	}
+	return m
+}
+
+const prime8 = 0xcf1bbcdcb7a56463
+
+func (m *matcher) hash(p int) uint32 {
+	v := binary.LittleEndian.Uint64(m.src[p:])
+	return uint32(((v << (64 - 8*m.p.minMatch)) * prime8) >> (64 - m.p.hashLog))
+}
+
+// warm indexes src[from:to] (to <= len(src)-8) before parsing starts at to.
+func (m *matcher) warm(from, to int) {
+	if m.chain != nil {
+		m.next = from
+		m.insert(to)
+		return
+	}
+	for q := from; q < to; q++ {
+		m.head[m.hash(q)] = int32(q + 1)
+	}
+}
+
+// insert adds positions up to (not including) p to the chains.
+func (m *matcher) insert(p int) {
+	for ; m.next < p; m.next++ {
+		h := m.hash(m.next)
+		m.chain[m.next&m.mask] = m.head[h]
+		m.head[h] = int32(m.next + 1)
+	}
+}
+
+// matchLen counts the equal bytes at a and b (a < b), up to limit - b.
+func matchLen(src []byte, a, b, limit int) int {
+	n := 0
+	for b+n+8 <= limit {
+		x := binary.LittleEndian.Uint64(src[a+n:]) ^ binary.LittleEndian.Uint64(src[b+n:])
+		if x != 0 {
+			return n + bits.TrailingZeros64(x)>>3
+		}
+		n += 8
+	}
+	for b+n < limit && src[a+n] == src[b+n] {
+		n++
+	}
+	return n
+}
+
+// A match and its worth: four points a byte, less the bits of its offset
+// (a repeat offset costs almost nothing), as zstd's lazy parsers weigh them.
+type match struct {
+	length int
+	off    uint32
+	score  int
+}
+
+func (m *matcher) newMatch(n int, off uint32) match {
+	cost := bits.Len32(off + 3)
+	if off == m.rep[0] || off == m.rep[1] || off == m.rep[2] {
+		cost = 1
+	}
+	return match{n, off, 4*n - cost}
+}
+
+// farMin is the shortest match worth taking at offset off: a far offset
+// costs more bits than a few literals.
+func farMin(off uint32) int {
+	switch {
+	case off < 1<<10:
+		return 4
+	case off < 1<<16:
+		return 5
+	case off < 1<<22:
+		return 6
+	}
+	return 7
+}
+
+// find returns the best match at p that ends by limit (length 0 if none).
+func (m *matcher) find(p, limit int) match {
+	src := m.src
+	var best match
+	for _, r := range m.rep {
+		if int(r) <= p {
+			if n := matchLen(src, p-int(r), p, limit); n >= 3 {
+				if c := m.newMatch(n, r); c.score > best.score {
+					best = c
+				}
+			}
+		}
+	}
+	for m.li < len(m.ldm) && m.ldm[m.li].end <= p {
+		m.li++
+	}
+	if m.li < len(m.ldm) && m.ldm[m.li].start <= p {
+		l := m.ldm[m.li]
+		if n := matchLen(src, p-int(l.off), p, limit); n >= 3 {
+			if c := m.newMatch(n, l.off); c.score > best.score {
+				best = c
+			}
+		}
+	}
+	if best.length >= m.p.targetLen || p+best.length >= limit {
+		return best
+	}
+	h := m.hash(p)
+	minPos := p - 1<<WindowLog
+	if m.chain == nil {
+		cand := int(m.head[h]) - 1
+		m.head[h] = int32(p + 1)
+		if cand >= 0 && cand >= minPos && binary.LittleEndian.Uint32(src[cand:]) == binary.LittleEndian.Uint32(src[p:]) {
+			n := 4 + matchLen(src, cand+4, p+4, limit)
+			if n >= m.p.minMatch && n >= farMin(uint32(p-cand)) {
+				if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
+					best = c
+				}
+			}
+		}
+		return best
+	}
+	m.insert(p)
+	cand := int(m.head[h]) - 1
+	chainMin := p - m.mask
+	for d := m.p.depth; d > 0 && cand >= 0 && cand >= minPos; d-- {
+		if best.length == 0 || src[cand+best.length] == src[p+best.length] {
+			if n := matchLen(src, cand, p, limit); n >= m.p.minMatch && n >= farMin(uint32(p-cand)) {
+				if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
+					best = c
+					if n >= m.p.targetLen || p+n >= limit {
+						break
+					}
+				}
+			}
+		}
+		if cand < chainMin {
+			break
+		}
+		cand = int(m.chain[cand&m.mask]) - 1
+	}
+	return best
+}
+
+// parse appends the sequences of src[start:end] to seqs; end-start <= blockMax.
+func (m *matcher) parse(start, end int, seqs []seq) []seq {
+	src := m.src
+	lit := start
+	stop := min(end, len(src)-8)
+	p := start
+	for p < stop {
+		cur := m.find(p, end)
+		if cur.length < 3 {
+			if m.chain == nil {
+				p += 1 + (p-lit)>>8
+			} else {
+				p++
+			}
+			continue
+		}
+		// Lazy evaluation: a better match one or two bytes on wins.
+		for step := 0; step < m.p.lazy && p+1 < stop; step++ {
+			nx := m.find(p+1, end)
+			if nx.length < 3 || nx.score <= cur.score+4 {
+				break
+			}
+			cur = nx
+			p++
+		}
+		// Extend backwards over the pending literals.
+		for p > lit && int(cur.off) < p && src[p-1] == src[p-1-int(cur.off)] {
+			p--
+			cur.length++
+		}
+		seqs = append(seqs, seq{litLen: uint32(p - lit), matchLen: uint32(cur.length), off: cur.off})
+		switch cur.off {
+		case m.rep[0]:
+		case m.rep[1]:
+			m.rep = [3]uint32{m.rep[1], m.rep[0], m.rep[2]}
+		case m.rep[2]:
+			m.rep = [3]uint32{m.rep[2], m.rep[0], m.rep[1]}
+		default:
+			m.rep = [3]uint32{cur.off, m.rep[0], m.rep[1]}
+		}
+		end := p + cur.length
+		if m.chain != nil && m.p.skipIn > 0 && cur.length > m.p.skipIn {
+			// Long matches repeat what is indexed already: index their
+			// ends only.
+			m.insert(min(p+8, stop))
+			m.next = max(m.next, end-8)
+		}
+		if m.chain == nil {
+			// Index a few positions of the match: its third byte and its end.
+			if q := p + 2; q < stop && q < end {
+				m.head[m.hash(q)] = int32(q + 1)
+			}
+			if q := end - 2; q > p+2 && q < stop {
+				m.head[m.hash(q)] = int32(q + 1)
+			}
+		}
+		p = end
+		lit = p
+	}
+	return seqs
+}

@@ -1,0 +1,76 @@
+package zenc
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+var presets = map[string]params{
+	"greedy":    {minMatch: 5, hashLog: 20, depth: 1, targetLen: 128},
+	"fast1":     {minMatch: 5, hashLog: 20, depth: 1, lazy: 1, targetLen: 128},
+	"fast1ldm":  {minMatch: 5, hashLog: 20, depth: 1, lazy: 1, targetLen: 128, ldm: true},
+	"c4l2ldm":   {minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true},
+	"c16l2ldm":  {minMatch: 5, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true},
+	"c64l2ldm":  {minMatch: 5, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true},
+	"c16l2m4":   {minMatch: 4, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true},
+	"c256l2ldm": {minMatch: 4, hashLog: 21, chainLog: 23, depth: 256, lazy: 2, targetLen: 1024, ldm: true},
+	"c4l2s":     {minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true, skipIn: 32},
+	"c16l2s":    {minMatch: 5, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true, skipIn: 32},
+	"c16l2m4s":  {minMatch: 4, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true, skipIn: 64},
+}
+
+// TestSweep reports sizes and CPU times of the presets in $ZENC_PRESETS
+// (comma-separated; all when empty) on the files in $ZENC_SAMPLES.
+func TestSweep(t *testing.T) {
+	files := strings.Fields(os.Getenv("ZENC_SAMPLES"))
+	if len(files) == 0 {
+		t.Skip("set ZENC_SAMPLES to files to measure")
+	}
+	names := strings.Split(os.Getenv("ZENC_PRESETS"), ",")
+	if names[0] == "" {
+		names = []string{"greedy", "fast1", "fast1ldm", "c4l2ldm", "c16l2ldm", "c64l2ldm", "c16l2m4", "c256l2ldm"}
+	}
+	workers, _ := strconv.Atoi(os.Getenv("ZENC_WORKERS"))
+	workers = max(workers, 1)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			p := presets[name]
+			best, wall := time.Hour, time.Hour
+			var n int
+			for range 3 {
+				start, w := cpuTime(), time.Now()
+				n = len(encode(nil, src, p, workers))
+				best = min(best, cpuTime()-start)
+				wall = min(wall, time.Since(w))
+			}
+			if !checkRoundTrip(encode(nil, src, p, workers), src) {
+				t.Errorf("%s %s: round trip failed", f, name)
+			}
+			t.Logf("%-24s %-10s %9d -> %8d in %v cpu, %v wall", f, name, len(src), n+32-9, best.Round(time.Millisecond), wall.Round(time.Millisecond))
+		}
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func checkRoundTrip(enc, src []byte) bool {
+	d, _ := zstd.NewReader(nil, zstd.WithDecoderMaxWindow(1<<30), zstd.WithDecoderMaxMemory(1<<34))
+	defer d.Close()
+	got, err := d.DecodeAll(enc, nil)
+	return err == nil && bytes.Equal(got, src)
+}

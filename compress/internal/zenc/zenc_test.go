@@ -1,0 +1,143 @@
+package zenc
+
+import (
+	"bytes"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+var decoder, _ = zstd.NewReader(nil, zstd.WithDecoderMaxWindow(1<<30), zstd.WithDecoderMaxMemory(1<<34), zstd.WithDecoderConcurrency(1))
+
+func decode(t testing.TB, enc []byte) []byte {
+	t.Helper()
+	got, err := decoder.DecodeAll(enc, nil)
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return got
+}
+
+// inputs are data of the shapes the encoder meets: repeats near and far,
+// runs, text, random bytes, and sizes around block boundaries.
+func inputs() map[string][]byte {
+	r := rand.New(rand.NewSource(1))
+	in := map[string][]byte{
+		"empty":      nil,
+		"one":        {7},
+		"fifteen":    []byte("fifteen bytes.."),
+		"zeros":      make([]byte, 300000),
+		"block":      bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9}, blockMax/9+1)[:blockMax],
+		"block+1":    bytes.Repeat([]byte("abcdefghijklmnopqrstuvwxyz"), blockMax/26+2)[:blockMax+1],
+		"two blocks": bytes.Repeat([]byte("0123456789"), 2*blockMax/10+1)[:2*blockMax],
+	}
+	rnd := make([]byte, 300000)
+	r.Read(rnd)
+	in["random"] = rnd
+	in["text"] = bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog; "), 5000)
+	mixed := make([]byte, 0, 3<<20)
+	for len(mixed) < 3<<20 {
+		switch r.Intn(5) {
+		case 0:
+			mixed = append(mixed, rnd[:r.Intn(500)]...)
+		case 1, 2:
+			if len(mixed) > 0 {
+				s := r.Intn(len(mixed))
+				mixed = append(mixed, mixed[s:s+r.Intn(len(mixed)-s)%3000]...)
+			}
+		case 3:
+			mixed = append(mixed, bytes.Repeat([]byte{byte(r.Intn(256))}, r.Intn(300))...)
+		default:
+			for range r.Intn(100) {
+				mixed = append(mixed, byte(r.Intn(4)))
+			}
+		}
+	}
+	in["mixed"] = mixed
+	// A far repeat: random data twice, 1.5 MiB apart.
+	far := make([]byte, 3<<20)
+	r.Read(far[:3<<19])
+	copy(far[3<<19:], far[:3<<19])
+	in["far repeat"] = far
+	if b, err := os.ReadFile("../../testdata/bundle.bin"); err == nil {
+		in["bundle.bin"] = b
+	}
+	return in
+}
+
+func TestRoundTrip(t *testing.T) {
+	defer func(m int) { minSegment = m }(minSegment)
+	minSegment = 256 << 10 // several segments on the larger inputs
+	for name, src := range inputs() {
+		for _, level := range []int{-5, 1, 3, 7, 12, 17, 22} {
+			for _, workers := range []int{1, 3} {
+				enc := Encode(nil, src, level, workers)
+				if got := decode(t, enc); !bytes.Equal(got, src) {
+					t.Fatalf("%s level %d workers %d: round trip differs", name, level, workers)
+				}
+			}
+		}
+	}
+}
+
+// TestDeterministic: the output depends on the input, level and worker
+// count only.
+func TestDeterministic(t *testing.T) {
+	src := inputs()["mixed"]
+	a := Encode(nil, src, 3, 2)
+	b := Encode(nil, src, 3, 2)
+	if !bytes.Equal(a, b) {
+		t.Error("two encodings of the same input differ")
+	}
+}
+
+// TestCompresses: repeats are found near and far, and random data does not
+// grow beyond its block headers.
+func TestCompresses(t *testing.T) {
+	in := inputs()
+	for name, max := range map[string]int{"zeros": 64, "text": 200, "far repeat": 3<<19 + 3<<10, "random": 300000 + 3*3 + 16} {
+		if n := len(Encode(nil, in[name], 3, 1)); n > max {
+			t.Errorf("%s: %d bytes, want at most %d", name, n, max)
+		}
+	}
+}
+
+// TestLibzstdReads decodes our frames with the zstd command (libzstd),
+// the library LLVM uses; skipped where it is not installed.
+func TestLibzstdReads(t *testing.T) {
+	zstdCmd, err := exec.LookPath("zstd")
+	if err != nil {
+		t.Skip("zstd command not installed")
+	}
+	dir := t.TempDir()
+	for name, src := range inputs() {
+		for _, level := range []int{1, 9, 19} {
+			f := filepath.Join(dir, "f.zst")
+			os.WriteFile(f, Encode(nil, src, level, 2), 0o666)
+			out, err := exec.Command(zstdCmd, "-d", "-c", "-q", "--long=31", f).Output()
+			if err != nil || !bytes.Equal(out, src) {
+				t.Errorf("%s level %d: libzstd: %v (%d bytes, want %d)", name, level, err, len(out), len(src))
+			}
+		}
+	}
+}
+
+func FuzzEncode(f *testing.F) {
+	for _, s := range []string{"", "a", "abcabcabcabcabcabc", "hello hello hello world world world"} {
+		f.Add([]byte(s), int8(3))
+	}
+	if b, err := os.ReadFile("../../testdata/bundle.bin"); err == nil {
+		f.Add(b[:4096], int8(1))
+		f.Add(b[:20000], int8(19))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, level int8) {
+		enc := Encode(nil, src, int(level), 1)
+		if got := decode(t, enc); !bytes.Equal(got, src) {
+			t.Fatalf("level %d: round trip differs", level)
+		}
+	})
+}
