@@ -56,8 +56,9 @@ func Compress(dst io.Writer, src []byte, opt Options) (Header, error) {
 	if err := checkV2(h.Version, h.UncompressedSize, 0); err != nil {
 		return Header{}, err
 	}
-	sum := md5.Sum(src)
-	copy(h.Hash[:], sum[:8])
+	// The hash is computed while the payload is compressed.
+	hashed := make(chan [md5.Size]byte, 1)
+	go func() { hashed <- md5.Sum(src) }()
 	var payload []byte
 	var err error
 	if h.Method == Zlib {
@@ -65,6 +66,8 @@ func Compress(dst io.Writer, src []byte, opt Options) (Header, error) {
 	} else {
 		payload, err = compressZstd(src, opt.Level, opt.FrameStarts)
 	}
+	sum := <-hashed
+	copy(h.Hash[:], sum[:8])
 	if err != nil {
 		return Header{}, err
 	}

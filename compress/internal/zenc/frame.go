@@ -105,7 +105,7 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	c := newCoder()
 	bounds := segments(len(src), workers)
 	if len(bounds) == 2 {
-		m := newMatcher(src, p, len(src))
+		m := newMatcher(src, p, 0, len(src))
 		if p.ldm {
 			m.ldm = findLDM(src, 0, 0, len(src))
 		}
@@ -156,7 +156,7 @@ func encode(dst, src []byte, p params, workers int) []byte {
 func parseSegment(src []byte, p params, start, end int, out chan<- parsed) {
 	defer close(out)
 	warm := max(0, start-warmBytes)
-	m := newMatcher(src, p, end-warm)
+	m := newMatcher(src, p, warm, end-warm)
 	if p.ldm {
 		m.ldm = findLDM(src, max(0, start-warmLDM), start, end)
 	}

@@ -56,8 +56,8 @@ func findLDM(src []byte, from, start, end int) []ldmMatch {
 		if at >= covered {
 			best := ldmMatch{}
 			for _, c := range bucket {
-				cand := int(c) - 1
-				if cand < 0 || at-cand > 1<<WindowLog {
+				cand := int(c) - 1 + from
+				if cand < from || at-cand > 1<<WindowLog {
 					continue
 				}
 				n := matchLen(src, cand, at, len(src))
@@ -78,7 +78,7 @@ func findLDM(src []byte, from, start, end int) []ldmMatch {
 				covered = best.end
 			}
 		}
-		bucket[3], bucket[2], bucket[1], bucket[0] = bucket[2], bucket[1], bucket[0], int32(at+1)
+		bucket[3], bucket[2], bucket[1], bucket[0] = bucket[2], bucket[1], bucket[0], int32(at-from+1)
 	}
 	return out
 }

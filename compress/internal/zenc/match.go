@@ -26,8 +26,9 @@ type params struct {
 type matcher struct {
 	src   []byte
 	p     params
-	head  []int32 // hash -> position+1 of the latest occurrence
-	chain []int32 // position&mask -> position+1 of the previous occurrence
+	head  []int32 // hash -> position-base+1 of the latest occurrence
+	chain []int32 // position&mask -> position-base+1 of the previous occurrence
+	base  int     // first position indexed (positions are stored from it, so inputs may exceed 2 GiB)
 	mask  int
 	next  int // chains: first position not inserted yet
 	ldm   []ldmMatch
@@ -35,15 +36,15 @@ type matcher struct {
 	rep   [3]uint32
 }
 
-// newMatcher prepares a matcher for about n bytes of src (the segment and
-// its warm-up): tables larger than the input would only cost time.
-func newMatcher(src []byte, p params, n int) *matcher {
+// newMatcher prepares a matcher for src[base:base+n] (a segment and its
+// warm-up): tables larger than that would only cost time.
+func newMatcher(src []byte, p params, base, n int) *matcher {
 	fit := uint8(max(bits.Len(uint(n)), 10))
 	p.hashLog = min(p.hashLog, fit)
 	if p.chainLog > 0 {
 		p.chainLog = min(p.chainLog, fit)
 	}
-	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}}
+	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base}
 	m.head = make([]int32, 1<<p.hashLog)
 	if p.chainLog > 0 {
 		m.chain = make([]int32, 1<<p.chainLog)
@@ -67,7 +68,7 @@ func (m *matcher) warm(from, to int) {
 		return
 	}
 	for q := from; q < to; q++ {
-		m.head[m.hash(q)] = int32(q + 1)
+		m.head[m.hash(q)] = int32(q - m.base + 1)
 	}
 }
 
@@ -76,7 +77,7 @@ func (m *matcher) insert(p int) {
 	for ; m.next < p; m.next++ {
 		h := m.hash(m.next)
 		m.chain[m.next&m.mask] = m.head[h]
-		m.head[h] = int32(m.next + 1)
+		m.head[h] = int32(m.next - m.base + 1)
 	}
 }
 
@@ -156,9 +157,9 @@ func (m *matcher) find(p, limit int) match {
 	h := m.hash(p)
 	minPos := p - 1<<WindowLog
 	if m.chain == nil {
-		cand := int(m.head[h]) - 1
-		m.head[h] = int32(p + 1)
-		if cand >= 0 && cand >= minPos && binary.LittleEndian.Uint32(src[cand:]) == binary.LittleEndian.Uint32(src[p:]) {
+		cand := int(m.head[h]) - 1 + m.base
+		m.head[h] = int32(p - m.base + 1)
+		if cand >= m.base && cand >= minPos && binary.LittleEndian.Uint32(src[cand:]) == binary.LittleEndian.Uint32(src[p:]) {
 			n := 4 + matchLen(src, cand+4, p+4, limit)
 			if n >= m.p.minMatch && n >= farMin(uint32(p-cand)) {
 				if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
@@ -169,9 +170,9 @@ func (m *matcher) find(p, limit int) match {
 		return best
 	}
 	m.insert(p)
-	cand := int(m.head[h]) - 1
+	cand := int(m.head[h]) - 1 + m.base
 	chainMin := p - m.mask
-	for d := m.p.depth; d > 0 && cand >= 0 && cand >= minPos; d-- {
+	for d := m.p.depth; d > 0 && cand >= m.base && cand >= minPos; d-- {
 		if best.length == 0 || src[cand+best.length] == src[p+best.length] {
 			if n := matchLen(src, cand, p, limit); n >= m.p.minMatch && n >= farMin(uint32(p-cand)) {
 				if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
@@ -185,7 +186,7 @@ func (m *matcher) find(p, limit int) match {
 		if cand < chainMin {
 			break
 		}
-		cand = int(m.chain[cand&m.mask]) - 1
+		cand = int(m.chain[cand&m.mask]) - 1 + m.base
 	}
 	return best
 }
@@ -240,10 +241,10 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 		if m.chain == nil {
 			// Index a few positions of the match: its third byte and its end.
 			if q := p + 2; q < stop && q < end {
-				m.head[m.hash(q)] = int32(q + 1)
+				m.head[m.hash(q)] = int32(q - m.base + 1)
 			}
 			if q := end - 2; q > p+2 && q < stop {
-				m.head[m.hash(q)] = int32(q + 1)
+				m.head[m.hash(q)] = int32(q - m.base + 1)
 			}
 		}
 		p = end
