@@ -76,7 +76,7 @@ var minSegment = 4 << 20
 const (
 	maxSegment = 32 << 20
 	warmBytes  = 4 << 20  // hash tables
-	warmLDM    = 32 << 20 // long-distance matches
+	warmLDM    = 32 << 20 // long-distance matches (their table only: samples are shared)
 )
 
 // segments cuts n bytes into segment boundaries (multiples of blockMax).
@@ -102,22 +102,14 @@ type parsed struct {
 
 func encode(dst, src []byte, p params, workers int) []byte {
 	dst = appendFrameHeader(dst, uint64(len(src)))
+	if len(src) == 0 {
+		return appendRaw(dst, nil, 1)
+	}
 	c := newCoder()
 	bounds := segments(len(src), workers)
-	if len(bounds) == 2 {
-		m := newMatcher(src, p, 0, len(src))
-		if p.ldm {
-			m.ldm = findLDM(src, 0, 0, len(src))
-		}
-		var seqs []seq
-		for start := 0; ; start += blockMax {
-			end := min(start+blockMax, len(src))
-			seqs = m.parse(start, end, seqs[:0])
-			dst = c.encodeBlock(dst, src[start:end], seqs, end == len(src))
-			if end == len(src) {
-				return dst
-			}
-		}
+	var chunks []sampleChunk
+	if p.ldm {
+		chunks = sampleChunks(src, bounds, workers)
 	}
 	nseg := len(bounds) - 1
 	outs := make([]chan parsed, nseg)
@@ -128,10 +120,10 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	tokens := make(chan struct{}, workers+1)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range workers {
+	for range min(workers, nseg) {
 		wg.Go(func() {
 			for i := range next {
-				parseSegment(src, p, bounds[i], bounds[i+1], outs[i])
+				parseSegment(src, p, bounds, chunks, i, outs[i])
 			}
 		})
 	}
@@ -152,17 +144,42 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	return dst
 }
 
-// parseSegment parses src[start:end] block by block into out, then closes it.
-func parseSegment(src []byte, p params, start, end int, out chan<- parsed) {
+// parseSegment parses segment i block by block into out, then closes it.
+func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i int, out chan<- parsed) {
 	defer close(out)
+	start, end := bounds[i], bounds[i+1]
 	warm := max(0, start-warmBytes)
 	m := newMatcher(src, p, warm, end-warm)
 	if p.ldm {
-		m.ldm = findLDM(src, max(0, start-warmLDM), start, end)
+		m.ldm = findLDM(src, chunks, i, max(0, start-warmLDM))
 	}
-	m.warm(warm, min(start, len(src)-8))
+	m.warm(warm, max(warm, min(start, len(src)-8)))
 	for b := start; b < end; b += blockMax {
 		e := min(b+blockMax, end)
 		out <- parsed{b, e, m.parse(b, e, nil)}
 	}
+}
+
+// parallel calls f(0..n-1) on up to workers goroutines.
+func parallel(n, workers int, f func(int)) {
+	if workers <= 1 || n <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }

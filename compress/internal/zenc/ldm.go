@@ -11,7 +11,7 @@ type ldmMatch struct {
 
 const (
 	ldmMin       = 64
-	ldmSampleLog = 5  // one position in 32 is indexed
+	ldmSampleLog = 5 // one position in 32 is indexed
 	ldmHashLog   = 20 // buckets
 	ldmBucket    = 4  // positions per bucket
 )
@@ -30,55 +30,125 @@ func init() {
 	}
 }
 
-// findLDM returns the long matches starting in src[start:end], in
-// increasing order and not overlapping, indexing src[from:start] first.
-func findLDM(src []byte, from, start, end int) []ldmMatch {
-	var out []ldmMatch
-	if end-from < 2*ldmMin {
+// A sampleChunk holds the samples of one segment: positions whose 64-byte
+// window ends in [base, base+len).
+type sampleChunk struct {
+	base, end int
+	s         []ldmSample
+}
+
+// An ldmSample is a position where the rolling hash of the 64 bytes ending
+// there has its top ldmSampleLog bits clear.
+type ldmSample struct {
+	end int32 // the window's last byte, relative to the chunk's base
+	h   uint64
+}
+
+// sampleChunks runs the rolling hash over every segment of src (bounds as
+// from segments), in parallel.
+func sampleChunks(src []byte, bounds []int, workers int) []sampleChunk {
+	chunks := make([]sampleChunk, len(bounds)-1)
+	parallel(len(chunks), workers, func(i int) {
+		base, end := bounds[i], bounds[i+1]
+		// The hash of a window depends on its 64 bytes only: start 63
+		// bytes early and drop what ends before base.
+		from := max(0, base-(ldmMin-1))
+		out := gearSamples(src[from:end], make([]ldmSample, 0, (end-from)>>ldmSampleLog+16))
+		skip := base - from
+		if base == 0 {
+			skip = ldmMin - 1
+		}
+		k := 0
+		for k < len(out) && int(out[k].end) < skip {
+			k++
+		}
+		out = out[k:]
+		for j := range out {
+			out[j].end -= int32(base - from)
+		}
+		chunks[i] = sampleChunk{base: base, end: end, s: out}
+	})
+	return chunks
+}
+
+func gearSamples(src []byte, out []ldmSample) []ldmSample {
+	var h uint64
+	const limit = 1 << (64 - ldmSampleLog)
+	for i, b := range src {
+		h = h<<1 + gear[b]
+		if h < limit {
+			out = append(out, ldmSample{int32(i), h})
+		}
+	}
+	return out
+}
+
+// findLDM returns the long matches starting in chunk k, in increasing order
+// and not overlapping, after indexing the samples of the chunks before it
+// from position from on.
+func findLDM(src []byte, chunks []sampleChunk, k, from int) []ldmMatch {
+	n := 0
+	first := k
+	for first > 0 && chunks[first-1].end > from {
+		first--
+	}
+	for _, c := range chunks[first : k+1] {
+		n += len(c.s)
+	}
+	if n == 0 {
 		return nil
 	}
-	// About one bucket per four sampled positions, at most 1<<ldmHashLog.
-	hashLog := uint(10)
-	for hashLog < ldmHashLog && 1<<(hashLog+ldmSampleLog+2) < end-from {
+	// About one bucket per four samples, at most 1<<ldmHashLog.
+	hashLog := uint(8)
+	for hashLog < ldmHashLog && 1<<(hashLog+2) < n {
 		hashLog++
 	}
-	table := make([]int32, ldmBucket<<hashLog)
-	var h uint64
-	covered := start // matches start here or after the last one found
-	for p := from; p < end; p++ {
-		h = h<<1 + gear[src[p]]
-		if h>>(64-ldmSampleLog) != 0 || p-from < ldmMin-1 {
-			continue
-		}
-		at := p - ldmMin + 1 // the hashed window is src[at:p+1]
-		b := int(h>>(64-ldmSampleLog-hashLog)) & (1<<hashLog - 1) * ldmBucket
-		bucket := table[b : b+ldmBucket : b+ldmBucket]
-		if at >= covered {
-			best := ldmMatch{}
-			for _, c := range bucket {
-				cand := int(c) - 1 + from
-				if cand < from || at-cand > 1<<WindowLog {
-					continue
+	// An entry is the position (relative to from, plus one) in its high
+	// half and check bits of the hash in its low half, so that most
+	// candidates are refused without reading src.
+	table := make([]uint64, ldmBucket<<hashLog)
+	var out []ldmMatch
+	covered := chunks[k].base // matches start here or after the last one found
+	for ci, c := range chunks[first : k+1] {
+		own := first+ci == k
+		for _, sm := range c.s {
+			at := c.base + int(sm.end) - ldmMin + 1 // the window is src[at:at+ldmMin]
+			if at < from {
+				continue
+			}
+			b := int(sm.h>>(64-ldmSampleLog-hashLog)) & (1<<hashLog - 1) * ldmBucket
+			check := uint32(sm.h >> (64 - ldmSampleLog - hashLog - 32))
+			bucket := table[b : b+ldmBucket : b+ldmBucket]
+			if own && at >= covered {
+				best := ldmMatch{}
+				for _, e := range bucket {
+					if uint32(e) != check || e == 0 {
+						continue
+					}
+					cand := int(e>>32) - 1 + from
+					if at-cand > 1<<WindowLog {
+						continue
+					}
+					n := matchLen(src, cand, at, len(src))
+					if n < ldmMin {
+						continue
+					}
+					off := at - cand
+					s, e := at, at+n
+					for s > covered && s > off && src[s-1] == src[s-1-off] {
+						s--
+					}
+					if e-s > best.end-best.start {
+						best = ldmMatch{start: s, end: e, off: uint32(off)}
+					}
 				}
-				n := matchLen(src, cand, at, len(src))
-				if n < ldmMin {
-					continue
-				}
-				off := at - cand
-				s, e := at, at+n
-				for s > covered && s > off && src[s-1] == src[s-1-off] {
-					s--
-				}
-				if e-s > best.end-best.start {
-					best = ldmMatch{start: s, end: e, off: uint32(off)}
+				if best.end > 0 {
+					out = append(out, best)
+					covered = best.end
 				}
 			}
-			if best.end > 0 {
-				out = append(out, best)
-				covered = best.end
-			}
+			bucket[3], bucket[2], bucket[1], bucket[0] = bucket[2], bucket[1], bucket[0], uint64(at-from+1)<<32|uint64(check)
 		}
-		bucket[3], bucket[2], bucket[1], bucket[0] = bucket[2], bucket[1], bucket[0], int32(at-from+1)
 	}
 	return out
 }
