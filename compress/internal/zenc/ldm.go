@@ -11,7 +11,7 @@ type ldmMatch struct {
 
 const (
 	ldmMin       = 64
-	ldmSampleLog = 5 // one position in 32 is indexed
+	ldmSampleLog = 5  // one position in 32 is indexed
 	ldmHashLog   = 20 // buckets
 	ldmBucket    = 4  // positions per bucket
 )
