@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // A Member is one regular member of an archive (symbol and long-name tables
@@ -15,6 +16,7 @@ import (
 type Member struct {
 	Header
 	r    *Reader
+	thin bool
 	path string // thin members: the file to read, as LLVM names it
 }
 
@@ -29,17 +31,20 @@ func (m *Member) Open() (*io.SectionReader, error) {
 	if m.r == nil {
 		return nil, fmt.Errorf("ar: Open of a Member not obtained from a Reader")
 	}
-	if m.path == "" {
+	if !m.thin {
 		return io.NewSectionReader(m.r.ra, m.Offset, m.Size), nil
 	}
 	f, err := os.Open(m.path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: thin member %q: %w", m.r.path, m.Name, err)
+		return nil, &ThinMemberError{Archive: m.r.path, Name: m.Name, Path: m.path, Err: err}
 	}
 	fi, err := f.Stat()
+	if err == nil && fi.IsDir() {
+		err = syscall.EISDIR // what reading it would say; LLVM reads it at once
+	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: thin member %q: %w", m.r.path, m.Name, err)
+		return nil, &ThinMemberError{Archive: m.r.path, Name: m.Name, Path: m.path, Err: err}
 	}
 	m.r.files = append(m.r.files, f)
 	return io.NewSectionReader(f, 0, fi.Size()), nil
@@ -229,7 +234,7 @@ func (r *Reader) member(h *rawMember) (*Member, error) {
 		if r.strict && escapes(h.name) {
 			return nil, &FormatError{Path: r.path, Offset: h.hdrOff, Field: "name", Msg: fmt.Sprintf("thin member %q: %v", h.name, ErrInsecurePath), Err: ErrInsecurePath}
 		}
-		m.path = joinLLVM(parentPath(r.path), h.name)
+		m.thin, m.path = true, joinLLVM(parentPath(r.path), h.name)
 	}
 	return m, nil
 }
@@ -329,17 +334,33 @@ func (r *Reader) malformed(off int64, field, msg, llvm string) error {
 // resolveName returns the member name from the header's name field (raw
 // holds at least its 16 bytes). For BSD "#1/<len>" names it also returns
 // len, the number of data bytes holding the name, after reading them.
+//
+// As in LLVM, the name field is first cut at its end character: a space in
+// BSD archives and for names starting with '/' or '#', else '/'. So GNU ar's
+// thin-archive header "/51            /" (written for 15-character names)
+// refers to offset 51, and "bund.o/junk" is "bund.o".
 func (r *Reader) resolveName(raw []byte, off int64) (string, int64, error) {
 	field := string(raw[:nameLen])
+	end := byte('/')
 	switch {
-	case field[0] == '/' && (field[1] == ' ' || field[1] == '/'):
-		// "/" symbol table, "//" long-name table (trailing spaces dropped).
-		return strings.TrimRight(field, " "), 0, nil
-	case strings.HasPrefix(field, nameSymtab64):
-		return nameSymtab64, 0, nil
-	case field[0] == '/' && r.kind != BSD:
-		digits := strings.TrimRight(field[1:], " ")
-		v, err := strconv.ParseUint(digits, 10, 63)
+	case r.kind == BSD && field[0] == ' ':
+		return "", 0, r.malformed(off, "name", "BSD member name starts with a space",
+			fmt.Sprintf("name contains a leading space for archive member header at offset %d", off))
+	case r.kind == BSD || field[0] == '/' || field[0] == '#':
+		end = ' '
+	}
+	name := field
+	if i := strings.IndexByte(field, end); i >= 0 {
+		name = field[:i]
+	}
+	switch {
+	case name == nameSymtab || name == nameStrtab || name == nameSymtab64 ||
+		name == "/<XFGHASHMAP>/" || name == "/<ECSYMBOLS>/":
+		// Symbol and long-name tables, and two special COFF members.
+		return name, 0, nil
+	case name[0] == '/':
+		digits := name[1:]
+		v, err := strconv.ParseUint(digits, 10, 64)
 		if err != nil || !isDecimal(digits) {
 			return "", 0, r.malformed(off, "long name", fmt.Sprintf("long-name reference %q is not a decimal offset", field),
 				fmt.Sprintf("long name offset characters after the '/' are not all decimal numbers: '%s' for archive member header at offset %d", digits, off))
@@ -348,14 +369,15 @@ func (r *Reader) resolveName(raw []byte, off int64) (string, int64, error) {
 			return "", 0, r.malformed(off, "long name", fmt.Sprintf("long-name offset %d past the end of the %d-byte long-name table", v, len(r.strtab)),
 				fmt.Sprintf("long name offset %d past the end of the string table for archive member header at offset %d", v, off))
 		}
-		s := r.strtab[v:]
-		if i := bytes.IndexByte(s, '\n'); i >= 0 {
-			s = s[:i]
+		// GNU entries end in "/\n"; the name is what comes before.
+		nl := bytes.IndexByte(r.strtab[v:], '\n')
+		if nl < 0 || int(v)+nl < 1 || r.strtab[int(v)+nl-1] != '/' {
+			return "", 0, r.malformed(off, "long name", fmt.Sprintf("long-name table entry at offset %d does not end in \"/\\n\"", v),
+				fmt.Sprintf("string table at long name offset %d not terminated", v))
 		}
-		s = bytes.TrimSuffix(s, []byte("/"))
-		return string(s), 0, nil
-	case strings.HasPrefix(field, bsdLongPrefix) && r.kind != Thin:
-		digits := strings.TrimRight(field[len(bsdLongPrefix):], " ")
+		return string(r.strtab[v : int(v)+max(nl-1, 0)]), 0, nil
+	case strings.HasPrefix(name, bsdLongPrefix) && r.kind != Thin:
+		digits := name[len(bsdLongPrefix):]
 		n, err := strconv.ParseUint(digits, 10, 31)
 		if err != nil || !isDecimal(digits) {
 			return "", 0, r.malformed(off, "long name", fmt.Sprintf("BSD name length %q is not a decimal number", digits),
@@ -370,19 +392,11 @@ func (r *Reader) resolveName(raw []byte, off int64) (string, int64, error) {
 			return "", 0, fmt.Errorf("%s: reading BSD member name at offset %d: %w", r.path, off+headerSize, err)
 		}
 		// BSD names may be NUL-padded.
-		if i := bytes.IndexByte(b, 0); i >= 0 {
-			b = b[:i]
-		}
-		return string(b), int64(n), nil
+		return string(bytes.TrimRight(b, "\x00")), int64(n), nil
+	case strings.HasSuffix(name, "/"):
+		return name[:len(name)-1], 0, nil
 	}
-	end := byte('/')
-	if r.kind == BSD {
-		end = ' '
-	}
-	if i := strings.IndexByte(field, end); i >= 0 {
-		return field[:i], 0, nil
-	}
-	return strings.TrimRight(field, " "), 0, nil
+	return strings.TrimRight(name, " "), 0, nil
 }
 
 // parentPath is LLVM's sys::path::parent_path for '/'-separated paths.

@@ -2,12 +2,14 @@ package bundle_test
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
@@ -115,6 +117,65 @@ func TestDiffArchive(t *testing.T) {
 		difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + k90a, "-input=memA.o", "-output=d90a"}},
 		difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=memC.o", "-verbose"}},
 		difftest.Case{Files: files, Args: []string{"-type=bc", "-unbundle", "-targets=" + k908, "-input=memC.o", "-output=x"}},
+	)
+	compare(t, ref, ours, cases)
+}
+
+// TestDiffArchiveMemberNames: member names as LLVM reads them (GNU ar's
+// thin-archive headers for 15-character names, names ending in '/', dot
+// names) and the output member names built from them; a thin archive whose
+// member file is missing or is a folder.
+func TestDiffArchiveMemberNames(t *testing.T) {
+	ref, ours := tools(t)
+	files := archiveFiles(t, ref)
+	const k906 = "hip-amdgcn-amd-amdhsa--gfx906"
+	var odd bytes.Buffer
+	var ms []ar.NewMember
+	for _, n := range []string{"dir/", "..", ".", ".hidden", "noext.", "a.b.c.o", "/<ECSYMBOLS>/", "x/y.o"} {
+		ms = append(ms, ar.NewMember{Name: n, Data: bytes.NewReader(files["memB.o"]), Size: int64(len(files["memB.o"]))})
+	}
+	if err := ar.WriteGNU(&odd, ms); err != nil {
+		t.Fatal(err)
+	}
+	files["libodd.a"] = odd.Bytes()
+	cases := []difftest.Case{
+		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=" + k906 + ":xnack+,host-x86_64-unknown-linux-gnu", "-input=libodd.a", "-output=o1.a", "-output=o2.a"}},
+	}
+	// GNU ar writes "/<offset>" over "<name>/" in thin archives, so a
+	// 15-character name leaves "/10            /".
+	if gnuAr, err := exec.LookPath("ar"); err == nil {
+		if v, _ := exec.Command(gnuAr, "--version").Output(); bytes.Contains(v, []byte("GNU")) {
+			dir := t.TempDir()
+			for _, n := range []string{"memA.o", "fifteen_chars.o", "sixteen_chars.o"} {
+				src := files["memB.o"]
+				if n == "memA.o" {
+					src = files["memA.o"]
+				}
+				os.WriteFile(filepath.Join(dir, n), src, 0o644)
+			}
+			cmd := exec.Command(gnuAr, "rcsT", "libgt.a", "memA.o", "fifteen_chars.o", "sixteen_chars.o")
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("ar: %v\n%s", err, out)
+			}
+			gt := difftest.ReadTree(dir)
+			if !bytes.Contains(gt["libgt.a"], []byte("            /")) {
+				t.Logf("GNU ar no longer leaves '/' at the end of the name field")
+			}
+			cases = append(cases,
+				difftest.Case{Files: gt, Args: []string{"-type=a", "-unbundle", "-targets=" + k906, "-input=libgt.a", "-output=o.a"}},
+				difftest.Case{Files: gt, Args: []string{"-type=a", "-unbundle", "-check-input-archive", "-targets=" + k906, "-input=libgt.a", "-output=o.a"}})
+		}
+	}
+	// Thin members that cannot be read are named as stored.
+	missing := maps.Clone(files)
+	delete(missing, "sub/memA.o")
+	folder := maps.Clone(files)
+	delete(folder, "memB.o")
+	folder["memB.o/x"] = []byte("x")
+	cases = append(cases,
+		difftest.Case{Files: missing, Args: []string{"-type=a", "-unbundle", "-targets=" + k906, "-input=libthin.a", "-output=o.a"}},
+		difftest.Case{Files: folder, Args: []string{"-type=a", "-unbundle", "-check-input-archive", "-targets=" + k906, "-input=libthin.a", "-output=o.a"}},
 	)
 	compare(t, ref, ours, cases)
 }

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strings"
 
@@ -118,11 +117,22 @@ func archiveError(err error) error {
 	return errorf("%v", err)
 }
 
+// openError gives LLVM's text for a member that cannot be opened: a thin
+// member's file is named as stored in the archive ("'sub/x.o': No such
+// file or directory").
+func openError(err error) error {
+	var te *ar.ThinMemberError
+	if errors.As(err, &te) {
+		return errorf("'%s': %s", te.Name, oserr.Strerror(te.Err))
+	}
+	return errorf("%v", err)
+}
+
 // memberData opens a member's content, decompressing a CCOB.
 func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	sr, err := m.Open()
 	if err != nil {
-		return nil, 0, errorf("%v", err)
+		return nil, 0, openError(err)
 	}
 	size := sr.Size()
 	if size < 8 {
@@ -197,8 +207,7 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 	if err != nil {
 		return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
 	}
-	base := path.Base(m.Name)
-	stem, ext := splitExt(base)
+	stem, ext := splitExt(filename(m.Name))
 	for _, b := range bundles {
 		id, ok := targetid.Parse(b.id)
 		if !ok {
@@ -238,9 +247,29 @@ func memberName(stem, ext, storedID, targetID string) string {
 	return strings.ReplaceAll(stem+"-"+storedID+stem+ext, ":", "_")
 }
 
-// splitExt splits "my.lib.o" into "my.lib" and ".o".
+// filename is LLVM's sys::path::filename for a '/'-separated member name:
+// the last component, "." when the name ends in '/' (so a member named
+// "/<ECSYMBOLS>/" or "dir/" becomes "."), and "/" for a name of slashes.
+func filename(name string) string {
+	switch {
+	case name == "":
+		return ""
+	case strings.Trim(name, "/") == "":
+		return "/"
+	case strings.HasSuffix(name, "/"):
+		return "."
+	}
+	return name[strings.LastIndexByte(name, '/')+1:]
+}
+
+// splitExt splits a file name into LLVM's sys::path::stem and extension:
+// "my.lib.o" into "my.lib" and ".o", ".hidden" into "" and ".hidden"; "."
+// and ".." have no extension.
 func splitExt(name string) (string, string) {
-	if i := strings.LastIndexByte(name, '.'); i > 0 || (i == 0 && len(name) > 1) {
+	if name == "." || name == ".." {
+		return name, ""
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		return name[:i], name[i:]
 	}
 	return name, ""
@@ -269,7 +298,7 @@ func checkMembers(o Options, members []*ar.Member) error {
 	for _, m := range members {
 		sr, err := m.Open()
 		if err != nil {
-			return errorf("%v", err)
+			return openError(err)
 		}
 		bundles, _, err := bundlesOf(sr, sr.Size())
 		if err != nil {

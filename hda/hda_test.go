@@ -105,3 +105,30 @@ func FuzzUnbundle(f *testing.F) {
 			}})
 	})
 }
+
+// TestMemberNames: LLVM 22's names for extracted members whose archive
+// names end in '/' or are dot names (from clang-offload-bundler runs on an
+// archive with these member names; see TestDiffArchiveMemberNames).
+func TestMemberNames(t *testing.T) {
+	for _, c := range []struct{ member, dev, host string }{
+		{"dir/", ".-ID..bc", ".-ID."},
+		{"..", "..-ID...bc", "..-ID.."},
+		{".", ".-ID..bc", ".-ID."},
+		{".hidden", "-ID.bc", "-ID.hidden"},
+		{"noext.", "noext-IDnoext.bc", "noext-IDnoext."},
+		{"a.b.c.o", "a.b.c-IDa.b.c.bc", "a.b.c-IDa.b.c.o"},
+		{"/<ECSYMBOLS>/", ".-ID..bc", ".-ID."},
+		{"x/y.o", "y-IDy.bc", "y-IDy.o"},
+		{"//", "/-ID/.bc", "/-ID/"},
+		{"a//", ".-ID..bc", ".-ID."},
+		{"my.lib.o", "my.lib-IDmy.lib.bc", "my.lib-IDmy.lib.o"},
+	} {
+		stem, ext := splitExt(filename(c.member))
+		if got := memberName(stem, ext, "ID", "gfx90a"); got != c.dev {
+			t.Errorf("%q, device: %q, want %q", c.member, got, c.dev)
+		}
+		if got := memberName(stem, ext, "ID", ""); got != c.host {
+			t.Errorf("%q, host: %q, want %q", c.member, got, c.host)
+		}
+	}
+}
