@@ -36,6 +36,9 @@ var errNoSymtab = errors.New("no usable irsymtab")
 // trusted, and without one the error wraps ErrSymtabRebuild.
 func Symbols(r io.ReaderAt, size int64) ([]string, error) {
 	f, err := openFile(r, size)
+	if err == errNoModule {
+		return nil, nil // LLVM reads it as a file with no symbols
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,9 @@ func (j *job) unbundleArchive() error {
 		CheckInput:   j.CheckArchive,
 		Decompress:   j.decompress,
 	}
+	// LLVM's archive writer prints its warnings (unreadable bitcode
+	// members) with a plain "warning: " tag, never colored.
+	o.Warn = func(msg string) { fmt.Fprintf(j.Stderr, "warning: %s\n", msg) }
 	if j.Verbose {
 		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,4 +179,55 @@ func TestDiffArchiveMemberNames(t *testing.T) {
 		difftest.Case{Files: folder, Args: []string{"-type=a", "-unbundle", "-check-input-archive", "-targets=" + k906, "-input=libthin.a", "-output=o.a"}},
 	)
 	compare(t, ref, ours, cases)
+}
+
+// TestDiffArchiveUnreadableBitcode: device members that look like bitcode
+// but cannot be read give LLVM's warnings (once per output archive) and
+// no symbols; bitcode with nothing after the magic is an object without
+// symbols (an empty symbol table).
+func TestDiffArchiveUnreadableBitcode(t *testing.T) {
+	ref, ours := tools(t)
+	clang := llvmref.Need(t, "clang")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.c"), []byte("int f(void) { return 1; }\nint g = 2;\n"), 0o644)
+	cmd := exec.Command(clang, "--target=amdgcn-amd-amdhsa", "-mcpu=gfx906", "-c", "-emit-llvm", "f.c", "-o", "f.bc")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, out)
+	}
+	bc, err := os.ReadFile(filepath.Join(dir, "f.bc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloads := map[string][]byte{
+		"good.o":    bc,
+		"magic.o":   []byte("BC\xc0\xde"),
+		"odd.o":     append(bytes.Clone(bc), 'x'),
+		"cut16.o":   bc[:16],
+		"cut36.o":   bc[:36],
+		"cut40.o":   bc[:40],
+		"cut44.o":   bc[:44],
+		"cutm4.o":   bc[:len(bc)-4],
+		"cutm8.o":   bc[:len(bc)-8],
+		"wrap0.o":   append([]byte("\xde\xc0\x17\x0b\x00\x00\x00\x00\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), "jjjj"...),
+		"wrapbad.o": append([]byte("\xde\xc0\x17\x0b\x00\x00\x00\x00\x14\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00"), "XXXX"...),
+	}
+	var ms []ar.NewMember
+	for _, name := range slices.Sorted(maps.Keys(payloads)) {
+		var b bytes.Buffer
+		binfmt.Write(&b, []binfmt.Source{
+			{ID: "host-x86_64-unknown-linux-gnu", R: strings.NewReader(""), Size: 0},
+			{ID: "hip-amdgcn-amd-amdhsa--gfx906", R: bytes.NewReader(payloads[name]), Size: int64(len(payloads[name]))},
+		}, 1)
+		ms = append(ms, ar.NewMember{Name: name, Data: bytes.NewReader(b.Bytes()), Size: int64(b.Len())})
+	}
+	var lib bytes.Buffer
+	if err := ar.WriteGNU(&lib, ms); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"lib.a": lib.Bytes()}
+	compare(t, ref, ours, []difftest.Case{
+		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=hip-amdgcn-amd-amdhsa--gfx906", "-input=lib.a", "-output=o.a"}},
+		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=hip-amdgcn-amd-amdhsa--gfx906:xnack+,hip-amdgcn-amd-amdhsa--gfx906:xnack-", "-input=lib.a", "-output=o1.a", "-output=o2.a"}},
+	})
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/bitcode"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/objfmt"
@@ -49,6 +50,10 @@ type Options struct {
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
 	Uncompressed func()
+	// Warn, when set, receives LLVM's warnings about output members, in
+	// LLVM's words: "'<member>': <reason>" for a bitcode member whose
+	// symbols cannot be read (it then contributes none, as in LLVM).
+	Warn func(msg string)
 
 	memo map[string][]int // stored ID -> compatible target indexes
 }
@@ -101,7 +106,7 @@ func Unbundle(o Options) error {
 		if len(lists[i]) == 0 && !o.AllowMissing {
 			return errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", t, o.ArchiveName)
 		}
-		if err := writeArchive(o.Outputs[i], lists[i]); err != nil {
+		if err := writeArchive(o.Outputs[i], lists[i], o.Warn); err != nil {
 			return err
 		}
 	}
@@ -320,9 +325,21 @@ func checkMembers(o Options, members []*ar.Member) error {
 	return nil
 }
 
+// warningText gives an archive writer's warning in LLVM's words where they
+// are known: "'<member>': Invalid bitcode signature".
+func warningText(err error) string {
+	var me *ar.MemberError
+	if errors.As(err, &me) {
+		if msg, ok := bitcode.LLVMMessage(me.Err); ok {
+			return fmt.Sprintf("'%s': %s", me.Name, msg)
+		}
+	}
+	return err.Error()
+}
+
 // writeArchive writes one output archive atomically. "-" is a file named
 // "-" here, as in LLVM. Write errors carry no path, as in LLVM.
-func writeArchive(name string, objs []codeObject) error {
+func writeArchive(name string, objs []codeObject, warn func(string)) error {
 	f, err := atomicfile.CreateFile(name)
 	if err != nil {
 		return errorf("%s", oserr.Strerror(err))
@@ -332,7 +349,11 @@ func writeArchive(name string, objs []codeObject) error {
 	for i, c := range objs {
 		members[i] = ar.NewMember{Name: c.name, Data: c.data, Size: c.size}
 	}
-	if err := ar.WriteGNU(f, members); err != nil {
+	var opts []ar.WriteOption
+	if warn != nil {
+		opts = append(opts, ar.WithWarnings(func(err error) { warn(warningText(err)) }))
+	}
+	if err := ar.WriteGNU(f, members, opts...); err != nil {
 		return errorf("%v", err)
 	}
 	if err := f.Commit(); err != nil {
