@@ -169,3 +169,33 @@ func TestLLVMMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedSymtab: LLVM reads the symbols from the IR, so a damaged
+// irsymtab does not change them where the IR can be read.
+func TestDamagedSymtab(t *testing.T) {
+	data, err := os.ReadFile("testdata/linkages.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Symbols(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := openFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(data, f.symtab)
+	if at < 0 || len(f.symtab) < headerSize {
+		t.Fatal("irsymtab not found")
+	}
+	bad := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(bad[at+hdrSymbols+4:], 1<<20) // symbol count
+	if _, _, err := (&file{symtab: bad[at : at+len(f.symtab)], symStrtab: f.symStrtab, haveSymtab: true, mods: f.mods}).symbols(); err == nil {
+		t.Fatal("the damaged irsymtab reads without error")
+	}
+	got, err := Symbols(bytes.NewReader(bad), int64(len(bad)))
+	if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+}

@@ -46,6 +46,14 @@ func Symbols(r io.ReaderAt, size int64) ([]string, error) {
 	if errors.Is(err, errNoSymtab) {
 		return f.irSymbols()
 	}
+	if err != nil {
+		// LLVM reads the IR, not the irsymtab: a damaged table does not
+		// matter to it where the IR can be read.
+		if ir, irErr := f.irSymbols(); irErr == nil {
+			return ir, nil
+		}
+		return nil, err
+	}
 	if err == nil && producer != symtabProducer {
 		// LLVM 22 rebuilds a table another release wrote; do the same
 		// where we can, and trust the old table where we cannot.
