@@ -113,6 +113,11 @@ func TestDiffArchive(t *testing.T) {
 		a("-input=libt.a", "-targets="+k906, "-output=nodir/o.a"),
 		a("-input=libt.a", "-targets="+k906+","+k906xp, "-output=o1.a", "-output=o2.a"),
 		difftest.Case{Files: files, Args: []string{"-type=a", "-list", "-input=libt.a"}},
+		// LLVM's archive writer reads SYM64_THRESHOLD (decimal, else 1<<32),
+		// whatever OFFLOAD_BUNDLER_IGNORE_ENV_VAR says.
+		difftest.Case{Files: files, Env: []string{"SYM64_THRESHOLD=100"}, Args: []string{"-type=a", "-unbundle", "-input=libt.a", "-targets=" + k906 + "," + k90axp, "-output=o1.a", "-output=o2.a"}},
+		difftest.Case{Files: files, Env: []string{"SYM64_THRESHOLD=0", "OFFLOAD_BUNDLER_IGNORE_ENV_VAR=1"}, Args: []string{"-type=a", "-unbundle", "-input=libt.a", "-targets=" + k906, "-output=o.a"}},
+		difftest.Case{Files: files, Env: []string{"SYM64_THRESHOLD=0x10"}, Args: []string{"-type=a", "-unbundle", "-input=libt.a", "-targets=" + k906, "-output=o.a"}},
 		difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=memA.o"}},
 		difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + hostpc + "," + k906 + "," + k90axp, "-input=memA.o", "-output=h.o", "-output=d906", "-output=d90a"}},
 		difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + k90a, "-input=memA.o", "-output=d90a"}},

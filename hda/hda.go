@@ -50,6 +50,10 @@ type Options struct {
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
 	Uncompressed func()
+	// WriteOptions are passed to the archive writer (the bundler sets
+	// ar.WithSym64Threshold from SYM64_THRESHOLD, as LLVM's writer does).
+	WriteOptions []ar.WriteOption
+
 	// Warn, when set, receives LLVM's warnings about output members, in
 	// LLVM's words: "'<member>': <reason>" for a bitcode member whose
 	// symbols cannot be read (it then contributes none, as in LLVM).
@@ -106,7 +110,7 @@ func Unbundle(o Options) error {
 		if len(lists[i]) == 0 && !o.AllowMissing {
 			return errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", t, o.ArchiveName)
 		}
-		if err := writeArchive(o.Outputs[i], lists[i], o.Warn); err != nil {
+		if err := writeArchive(o.Outputs[i], lists[i], o.Warn, o.WriteOptions); err != nil {
 			return err
 		}
 	}
@@ -339,7 +343,7 @@ func warningText(err error) string {
 
 // writeArchive writes one output archive atomically. "-" is a file named
 // "-" here, as in LLVM. Write errors carry no path, as in LLVM.
-func writeArchive(name string, objs []codeObject, warn func(string)) error {
+func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.WriteOption) error {
 	f, err := atomicfile.CreateFile(name)
 	if err != nil {
 		return errorf("%s", oserr.Strerror(err))
@@ -349,7 +353,6 @@ func writeArchive(name string, objs []codeObject, warn func(string)) error {
 	for i, c := range objs {
 		members[i] = ar.NewMember{Name: c.name, Data: c.data, Size: c.size}
 	}
-	var opts []ar.WriteOption
 	if warn != nil {
 		opts = append(opts, ar.WithWarnings(func(err error) { warn(warningText(err)) }))
 	}
