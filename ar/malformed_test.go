@@ -104,6 +104,13 @@ func malformedCases(t *testing.T) []malformedCase {
 		{"bsd-longname-offset", replace(bsd, bsd1, "/5      "), m + "long name offset 5 past the end of the string table for archive member header at offset " + itoa(bsd1) + ")", nil},
 		{name: "bsd-name-with-space", data: replace(bsd, bsd1, "a b.o   "), names: bsdNames("a")},
 		{name: "bsd-name-with-slash", data: replace(bsd, bsd1, "ab.o/   "), names: bsdNames("ab.o")},
+		// A '/' name first (after the symbol table) that is not "//".
+		{"first-member-longname", replace(ob, at(ob, "a_clang.o/"), "/0              "), "Invalid data was encountered while parsing the file", nil},
+		{"first-member-ecsymbols", replace(ob, at(ob, "a_clang.o/"), "/<ECSYMBOLS>/   "), "Invalid data was encountered while parsing the file", nil},
+		{"no-symtab-first-longname", append([]byte("!<arch>\n/5              0           0     0     644     2         `\nab"), ob[8:]...), "Invalid data was encountered while parsing the file", nil},
+		// Terminators are quoted as LLVM's write_escaped does.
+		{"bad-terminator-escaped", replace(ob, text+58, "\x01\xff"), m + "terminator characters in archive member \"\\001\\377\" not the correct \"`\\n\" values for the archive member header for text.txt)", nil},
+		{"bad-terminator-quote", replace(ob, text+58, "\"\t"), m + "terminator characters in archive member \"\\\"\\t\" not the correct \"`\\n\" values for the archive member header for text.txt)", nil},
 	}
 }
 

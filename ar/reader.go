@@ -3,6 +3,7 @@ package ar
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -108,6 +109,17 @@ func NewReader(r io.ReaderAt, size int64, path string, opts ...Option) (*Reader,
 	// Their names need no string table, so parse them without one.
 	for i := 0; off < size && i < 3; i++ {
 		h, err := ar.readHeader(off)
+		// LLVM refuses an archive whose first member (after a symbol table)
+		// has a name starting with '/' other than "/" and "//": a long name
+		// before any long-name table.
+		if first := i == 0 || (i == 1 && ar.symtab != nil); first && ar.kind != BSD {
+			var fe *FormatError
+			if raw := ar.rawName(off); strings.HasPrefix(raw, "/") && raw != nameSymtab && raw != nameStrtab &&
+				(i == 0 && raw != nameSymtab64 || i == 1) && (err == nil || errors.As(err, &fe) && fe.Field == "long name") {
+				return nil, &FormatError{Path: path, Offset: off, Field: "name", Msg: fmt.Sprintf("first member %q is neither a symbol table nor a long-name table", raw),
+					LLVM: "Invalid data was encountered while parsing the file"}
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +287,7 @@ func (r *Reader) readHeader(off int64) (*rawMember, error) {
 			where = "for " + name
 		}
 		return nil, r.malformed(off+termOff, "terminator", fmt.Sprintf("header terminator is %q, want %q", t, terminator),
-			fmt.Sprintf("terminator characters in archive member %q not the correct \"`\\n\" values for the archive member header %s", t, where))
+			fmt.Sprintf("terminator characters in archive member \"%s\" not the correct \"`\\n\" values for the archive member header %s", escapeLLVM(t), where))
 	}
 	sizeField := strings.TrimRight(string(raw[sizeOff:sizeOff+sizeLen]), " ")
 	size, err := strconv.ParseUint(sizeField, 10, 64)
@@ -315,6 +327,29 @@ func (r *Reader) readHeader(off int64) (*rawMember, error) {
 	return h, nil
 }
 
+// escapeLLVM escapes s as LLVM's raw_ostream::write_escaped does: \\, \t,
+// \n and \" by name, other bytes outside ' '..'~' as three octal digits.
+func escapeLLVM(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '"':
+			b.WriteString(`\"`)
+		case c >= ' ' && c <= '~':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+	}
+	return b.String()
+}
+
 func isDecimal(s string) bool {
 	if s == "" {
 		return false
@@ -329,6 +364,20 @@ func isDecimal(s string) bool {
 
 func (r *Reader) malformed(off int64, field, msg, llvm string) error {
 	return &FormatError{Path: r.path, Offset: off, Field: field, Msg: msg, LLVM: "truncated or malformed archive (" + llvm + ")"}
+}
+
+// rawName returns the name field at header offset off cut at its first
+// space, for names starting with '/' ("" when it cannot be read).
+func (r *Reader) rawName(off int64) string {
+	var b [nameLen]byte
+	if r.size-off < nameLen || readFull(r.ra, b[:], off) != nil {
+		return ""
+	}
+	s := string(b[:])
+	if i := strings.IndexByte(s, ' '); i >= 0 && s[0] == '/' {
+		s = s[:i]
+	}
+	return s
 }
 
 // resolveName returns the member name from the header's name field (raw

@@ -88,18 +88,28 @@ func Unbundle(o Options) error {
 		return archiveError(err)
 	}
 	defer rd.Close()
-	members, err := rd.Members()
-	if err != nil {
-		return archiveError(err)
-	}
 	if o.CheckInput {
+		// A first pass over every member, as in LLVM.
+		members, err := rd.Members()
+		if err != nil {
+			return archiveError(err)
+		}
 		if err := checkMembers(o, members); err != nil {
 			return err
 		}
 	}
+	// Members are read one at a time, so that an error in a member comes
+	// before a malformed header or name further on, as in LLVM.
 	o.memo = map[string][]int{}
 	lists := make([][]codeObject, len(o.Targets))
-	for _, m := range members {
+	for {
+		m, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return archiveError(err)
+		}
 		if err := o.extractMember(m, lists); err != nil {
 			return err
 		}
