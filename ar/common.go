@@ -71,6 +71,21 @@ type Header struct {
 // such names with RejectEscapingPaths.
 var ErrInsecurePath = errors.New("thin archive member path escapes the archive's folder")
 
+// ThinMemberError reports a thin-archive member whose file cannot be read.
+// LLVM 22 names the member as stored: "'<Name>': <reason>".
+type ThinMemberError struct {
+	Archive string // the archive as named by the caller
+	Name    string // the member name as stored
+	Path    string // the file opened
+	Err     error
+}
+
+func (e *ThinMemberError) Unwrap() error { return e.Err }
+
+func (e *ThinMemberError) Error() string {
+	return fmt.Sprintf("%s: thin member %q: %v", e.Archive, e.Name, e.Err)
+}
+
 // FormatError reports a malformed archive or object.
 type FormatError struct {
 	Path   string // the archive (or member) as named by the caller

@@ -3,11 +3,13 @@ package ar
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // A Member is one regular member of an archive (symbol and long-name tables
@@ -15,6 +17,7 @@ import (
 type Member struct {
 	Header
 	r    *Reader
+	thin bool
 	path string // thin members: the file to read, as LLVM names it
 }
 
@@ -29,17 +32,20 @@ func (m *Member) Open() (*io.SectionReader, error) {
 	if m.r == nil {
 		return nil, fmt.Errorf("ar: Open of a Member not obtained from a Reader")
 	}
-	if m.path == "" {
+	if !m.thin {
 		return io.NewSectionReader(m.r.ra, m.Offset, m.Size), nil
 	}
 	f, err := os.Open(m.path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: thin member %q: %w", m.r.path, m.Name, err)
+		return nil, &ThinMemberError{Archive: m.r.path, Name: m.Name, Path: m.path, Err: err}
 	}
 	fi, err := f.Stat()
+	if err == nil && fi.IsDir() {
+		err = syscall.EISDIR // what reading it would say; LLVM reads it at once
+	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: thin member %q: %w", m.r.path, m.Name, err)
+		return nil, &ThinMemberError{Archive: m.r.path, Name: m.Name, Path: m.path, Err: err}
 	}
 	m.r.files = append(m.r.files, f)
 	return io.NewSectionReader(f, 0, fi.Size()), nil
@@ -103,6 +109,17 @@ func NewReader(r io.ReaderAt, size int64, path string, opts ...Option) (*Reader,
 	// Their names need no string table, so parse them without one.
 	for i := 0; off < size && i < 3; i++ {
 		h, err := ar.readHeader(off)
+		// LLVM refuses an archive whose first member (after a symbol table)
+		// has a name starting with '/' other than "/" and "//": a long name
+		// before any long-name table.
+		if first := i == 0 || (i == 1 && ar.symtab != nil); first && ar.kind != BSD {
+			var fe *FormatError
+			if raw := ar.rawName(off); strings.HasPrefix(raw, "/") && raw != nameSymtab && raw != nameStrtab &&
+				(i == 0 && raw != nameSymtab64 || i == 1) && (err == nil || errors.As(err, &fe) && fe.Field == "long name") {
+				return nil, &FormatError{Path: path, Offset: off, Field: "name", Msg: fmt.Sprintf("first member %q is neither a symbol table nor a long-name table", raw),
+					LLVM: "Invalid data was encountered while parsing the file"}
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +246,7 @@ func (r *Reader) member(h *rawMember) (*Member, error) {
 		if r.strict && escapes(h.name) {
 			return nil, &FormatError{Path: r.path, Offset: h.hdrOff, Field: "name", Msg: fmt.Sprintf("thin member %q: %v", h.name, ErrInsecurePath), Err: ErrInsecurePath}
 		}
-		m.path = joinLLVM(parentPath(r.path), h.name)
+		m.thin, m.path = true, joinLLVM(parentPath(r.path), h.name)
 	}
 	return m, nil
 }
@@ -270,7 +287,7 @@ func (r *Reader) readHeader(off int64) (*rawMember, error) {
 			where = "for " + name
 		}
 		return nil, r.malformed(off+termOff, "terminator", fmt.Sprintf("header terminator is %q, want %q", t, terminator),
-			fmt.Sprintf("terminator characters in archive member %q not the correct \"`\\n\" values for the archive member header %s", t, where))
+			fmt.Sprintf("terminator characters in archive member \"%s\" not the correct \"`\\n\" values for the archive member header %s", escapeLLVM(t), where))
 	}
 	sizeField := strings.TrimRight(string(raw[sizeOff:sizeOff+sizeLen]), " ")
 	size, err := strconv.ParseUint(sizeField, 10, 64)
@@ -310,6 +327,29 @@ func (r *Reader) readHeader(off int64) (*rawMember, error) {
 	return h, nil
 }
 
+// escapeLLVM escapes s as LLVM's raw_ostream::write_escaped does: \\, \t,
+// \n and \" by name, other bytes outside ' '..'~' as three octal digits.
+func escapeLLVM(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '"':
+			b.WriteString(`\"`)
+		case c >= ' ' && c <= '~':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "\\%03o", c)
+		}
+	}
+	return b.String()
+}
+
 func isDecimal(s string) bool {
 	if s == "" {
 		return false
@@ -326,20 +366,50 @@ func (r *Reader) malformed(off int64, field, msg, llvm string) error {
 	return &FormatError{Path: r.path, Offset: off, Field: field, Msg: msg, LLVM: "truncated or malformed archive (" + llvm + ")"}
 }
 
+// rawName returns the name field at header offset off cut at its first
+// space, for names starting with '/' ("" when it cannot be read).
+func (r *Reader) rawName(off int64) string {
+	var b [nameLen]byte
+	if r.size-off < nameLen || readFull(r.ra, b[:], off) != nil {
+		return ""
+	}
+	s := string(b[:])
+	if i := strings.IndexByte(s, ' '); i >= 0 && s[0] == '/' {
+		s = s[:i]
+	}
+	return s
+}
+
 // resolveName returns the member name from the header's name field (raw
 // holds at least its 16 bytes). For BSD "#1/<len>" names it also returns
 // len, the number of data bytes holding the name, after reading them.
+//
+// As in LLVM, the name field is first cut at its end character: a space in
+// BSD archives and for names starting with '/' or '#', else '/'. So GNU ar's
+// thin-archive header "/51            /" (written for 15-character names)
+// refers to offset 51, and "bund.o/junk" is "bund.o".
 func (r *Reader) resolveName(raw []byte, off int64) (string, int64, error) {
 	field := string(raw[:nameLen])
+	end := byte('/')
 	switch {
-	case field[0] == '/' && (field[1] == ' ' || field[1] == '/'):
-		// "/" symbol table, "//" long-name table (trailing spaces dropped).
-		return strings.TrimRight(field, " "), 0, nil
-	case strings.HasPrefix(field, nameSymtab64):
-		return nameSymtab64, 0, nil
-	case field[0] == '/' && r.kind != BSD:
-		digits := strings.TrimRight(field[1:], " ")
-		v, err := strconv.ParseUint(digits, 10, 63)
+	case r.kind == BSD && field[0] == ' ':
+		return "", 0, r.malformed(off, "name", "BSD member name starts with a space",
+			fmt.Sprintf("name contains a leading space for archive member header at offset %d", off))
+	case r.kind == BSD || field[0] == '/' || field[0] == '#':
+		end = ' '
+	}
+	name := field
+	if i := strings.IndexByte(field, end); i >= 0 {
+		name = field[:i]
+	}
+	switch {
+	case name == nameSymtab || name == nameStrtab || name == nameSymtab64 ||
+		name == "/<XFGHASHMAP>/" || name == "/<ECSYMBOLS>/":
+		// Symbol and long-name tables, and two special COFF members.
+		return name, 0, nil
+	case name[0] == '/':
+		digits := name[1:]
+		v, err := strconv.ParseUint(digits, 10, 64)
 		if err != nil || !isDecimal(digits) {
 			return "", 0, r.malformed(off, "long name", fmt.Sprintf("long-name reference %q is not a decimal offset", field),
 				fmt.Sprintf("long name offset characters after the '/' are not all decimal numbers: '%s' for archive member header at offset %d", digits, off))
@@ -348,14 +418,15 @@ func (r *Reader) resolveName(raw []byte, off int64) (string, int64, error) {
 			return "", 0, r.malformed(off, "long name", fmt.Sprintf("long-name offset %d past the end of the %d-byte long-name table", v, len(r.strtab)),
 				fmt.Sprintf("long name offset %d past the end of the string table for archive member header at offset %d", v, off))
 		}
-		s := r.strtab[v:]
-		if i := bytes.IndexByte(s, '\n'); i >= 0 {
-			s = s[:i]
+		// GNU entries end in "/\n"; the name is what comes before.
+		nl := bytes.IndexByte(r.strtab[v:], '\n')
+		if nl < 0 || int(v)+nl < 1 || r.strtab[int(v)+nl-1] != '/' {
+			return "", 0, r.malformed(off, "long name", fmt.Sprintf("long-name table entry at offset %d does not end in \"/\\n\"", v),
+				fmt.Sprintf("string table at long name offset %d not terminated", v))
 		}
-		s = bytes.TrimSuffix(s, []byte("/"))
-		return string(s), 0, nil
-	case strings.HasPrefix(field, bsdLongPrefix) && r.kind != Thin:
-		digits := strings.TrimRight(field[len(bsdLongPrefix):], " ")
+		return string(r.strtab[v : int(v)+max(nl-1, 0)]), 0, nil
+	case strings.HasPrefix(name, bsdLongPrefix) && r.kind != Thin:
+		digits := name[len(bsdLongPrefix):]
 		n, err := strconv.ParseUint(digits, 10, 31)
 		if err != nil || !isDecimal(digits) {
 			return "", 0, r.malformed(off, "long name", fmt.Sprintf("BSD name length %q is not a decimal number", digits),
@@ -370,19 +441,11 @@ func (r *Reader) resolveName(raw []byte, off int64) (string, int64, error) {
 			return "", 0, fmt.Errorf("%s: reading BSD member name at offset %d: %w", r.path, off+headerSize, err)
 		}
 		// BSD names may be NUL-padded.
-		if i := bytes.IndexByte(b, 0); i >= 0 {
-			b = b[:i]
-		}
-		return string(b), int64(n), nil
+		return string(bytes.TrimRight(b, "\x00")), int64(n), nil
+	case strings.HasSuffix(name, "/"):
+		return name[:len(name)-1], 0, nil
 	}
-	end := byte('/')
-	if r.kind == BSD {
-		end = ' '
-	}
-	if i := strings.IndexByte(field, end); i >= 0 {
-		return field[:i], 0, nil
-	}
-	return strings.TrimRight(field, " "), 0, nil
+	return strings.TrimRight(name, " "), 0, nil
 }
 
 // parentPath is LLVM's sys::path::parent_path for '/'-separated paths.

@@ -27,7 +27,6 @@ func TestMalformed(t *testing.T) {
 		want string
 	}{
 		{"empty", nil, "too small"},
-		{"magic only", []byte("BC\xc0\xde"), "no module"},
 		{"bad magic", []byte("BC\xc0\xdf\x00\x00\x00\x00"), "invalid bitcode signature"},
 		{"not multiple of 4", append(append([]byte{}, syms...), 0), "not a multiple of 4"},
 		{"truncated", syms[:len(syms)/2&^3], "past the end"},
@@ -55,6 +54,26 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
+// TestNoModule: LLVM reads bitcode that ends (but for up to 8 bytes) right
+// after the magic as a file without symbols; it has no embedded objects
+// either way.
+func TestNoModule(t *testing.T) {
+	wrapped := make([]byte, 20)
+	binary.LittleEndian.PutUint32(wrapped, wrapperMagic)
+	binary.LittleEndian.PutUint32(wrapped[8:], 20)
+	binary.LittleEndian.PutUint32(wrapped[12:], 5)
+	wrapped = append(wrapped, "BC\xc0\xde\x00jjj"...)
+	for _, data := range [][]byte{[]byte("BC\xc0\xde"), []byte("BC\xc0\xde\xff\xff\xff\xff"), []byte("BC\xc0\xde\x00\x00\x00\x00\x00\x00\x00\x00"), wrapped} {
+		syms, err := Symbols(bytes.NewReader(data), int64(len(data)))
+		if err != nil || syms != nil {
+			t.Errorf("%q: Symbols: %q, %v; want no symbols and no error", data, syms, err)
+		}
+		if _, err := EmbeddedObjects(bytes.NewReader(data), int64(len(data))); err == nil || !strings.Contains(err.Error(), "no module") {
+			t.Errorf("%q: EmbeddedObjects: %v, want a no-module error", data, err)
+		}
+	}
+}
+
 func TestWrapperAroundStream(t *testing.T) {
 	syms, err := os.ReadFile("testdata/syms.bc")
 	if err != nil {
@@ -64,7 +83,7 @@ func TestWrapperAroundStream(t *testing.T) {
 	binary.LittleEndian.PutUint32(h, wrapperMagic)
 	binary.LittleEndian.PutUint32(h[8:], 20)
 	binary.LittleEndian.PutUint32(h[12:], uint32(len(syms)))
-	data := append(append(h, syms...), "trailing junk"...)
+	data := append(append(h, syms...), "trailing jun"...) // the file stays a multiple of 4 bytes
 	got, err := Symbols(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
@@ -107,5 +126,76 @@ func TestTrailingBytes(t *testing.T) {
 		if (err == nil) != (n <= 8) {
 			t.Errorf("%d trailing bytes: error %v", n, err)
 		}
+	}
+}
+
+// TestLLVMMessages: the texts llvm-ar 22 prints ("warning: '<member>':
+// <text>") for these damaged copies of testdata/syms.bc, and with it the
+// offload bundler for a device member of an output archive.
+func TestLLVMMessages(t *testing.T) {
+	syms, err := os.ReadFile("testdata/syms.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := func(off, size uint32, body string) []byte {
+		h := make([]byte, 20)
+		binary.LittleEndian.PutUint32(h, wrapperMagic)
+		binary.LittleEndian.PutUint32(h[8:], off)
+		binary.LittleEndian.PutUint32(h[12:], size)
+		return append(h, body...)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"odd size", append(bytes.Clone(syms), 'j'), "Invalid bitcode signature"},
+		{"cut in IDENTIFICATION", syms[:16], "can't skip to bit 256 from 96"},
+		{"cut after IDENTIFICATION", syms[:32], "Malformed block"},
+		{"cut in MODULE header", syms[:36], "Unexpected end of file reading 36 of 36 bytes"},
+		{"cut after MODULE length", syms[:40], "can't skip block: already at end of stream"},
+		{"cut in MODULE", syms[:44], "can't skip to bit 25472 from 320"},
+		{"cut before last END_BLOCK", syms[:len(syms)-4], "Malformed block"},
+		{"cut in STRTAB blob", syms[:len(syms)-8], "Blob ends too soon"},
+		{"wrapper, no bitcode", wrapper(20, 0, ""), "file too small to contain bitcode header"},
+		{"wrapper, 2 bytes", wrapper(20, 2, "BCjj"), "file too small to contain bitcode header"},
+		{"wrapper, bad magic", wrapper(20, 4, "XXXX"), "file doesn't start with bitcode header"},
+		{"wrapper past end", wrapper(20, uint32(len(syms)+4), string(syms)), "Invalid bitcode wrapper header"},
+		{"wrapper too short", wrapper(20, 0, "")[:12], "Invalid bitcode wrapper header"},
+	} {
+		_, err := Symbols(bytes.NewReader(c.data), int64(len(c.data)))
+		if got, ok := LLVMMessage(err); !ok || got != c.want {
+			t.Errorf("%s: LLVM text %q (%v), want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestDamagedSymtab: LLVM reads the symbols from the IR, so a damaged
+// irsymtab does not change them where the IR can be read.
+func TestDamagedSymtab(t *testing.T) {
+	data, err := os.ReadFile("testdata/linkages.bc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Symbols(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := openFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(data, f.symtab)
+	if at < 0 || len(f.symtab) < headerSize {
+		t.Fatal("irsymtab not found")
+	}
+	bad := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(bad[at+hdrSymbols+4:], 1<<20) // symbol count
+	if _, _, err := (&file{symtab: bad[at : at+len(f.symtab)], symStrtab: f.symStrtab, haveSymtab: true, mods: f.mods}).symbols(); err == nil {
+		t.Fatal("the damaged irsymtab reads without error")
+	}
+	got, err := Symbols(bytes.NewReader(bad), int64(len(bad)))
+	if err != nil || strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %q, %v; want %q", got, err, want)
 	}
 }

@@ -65,7 +65,12 @@
 // not from LLVM's sources.
 package bitcode
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goffload/goffload/internal/bitstream"
+)
 
 const (
 	wrapperMagic = 0x0B17C0DE
@@ -118,6 +123,9 @@ const (
 type FormatError struct {
 	Off int64
 	Msg string
+	// LLVM is the text LLVM 22's bitcode reader gives for the same
+	// malformation, when it is known.
+	LLVM string
 }
 
 func (e *FormatError) Error() string {
@@ -126,4 +134,27 @@ func (e *FormatError) Error() string {
 
 func errAt(off int64, format string, args ...any) error {
 	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// llvmErrAt is errAt with LLVM's text for the malformation.
+func llvmErrAt(off int64, llvm, format string, args ...any) error {
+	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...), LLVM: llvm}
+}
+
+// LLVMMessage returns the text LLVM 22's bitcode reader gives for the
+// malformation an error from Symbols or EmbeddedObjects reports (llvm-ar and
+// the offload bundler print it in a warning for an unreadable bitcode
+// archive member), and whether it is known. It is known for what LLVM finds
+// while locating the modules: a bad signature or wrapper header, a
+// truncated file, a malformed top-level block.
+func LLVMMessage(err error) (string, bool) {
+	var fe *FormatError
+	if errors.As(err, &fe) && fe.LLVM != "" {
+		return fe.LLVM, true
+	}
+	var be *bitstream.Error
+	if errors.As(err, &be) && be.LLVM != "" {
+		return be.LLVM, true
+	}
+	return "", false
 }

@@ -28,11 +28,15 @@ type file struct {
 }
 
 // locate finds the bitstream: the whole input, or the part a wrapper header
-// names. It checks the magic number.
+// names. It checks the sizes and the magic number in LLVM's order.
 func locate(r io.ReaderAt, size int64) (off, n int64, err error) {
 	var hdr [wrapperSize]byte
 	if size < 4 {
-		return 0, 0, errAt(0, "file of %d bytes is too small for bitcode", size)
+		return 0, 0, llvmErrAt(0, "Invalid bitcode signature", "file of %d bytes is too small for bitcode", size)
+	}
+	if size%4 != 0 {
+		// LLVM checks the size of the whole file, wrapper or not.
+		return 0, 0, llvmErrAt(0, "Invalid bitcode signature", "bitcode file of %d bytes is not a multiple of 4 bytes long", size)
 	}
 	k := min(size, wrapperSize)
 	if got, err := r.ReadAt(hdr[:k], 0); got < int(k) {
@@ -41,26 +45,25 @@ func locate(r io.ReaderAt, size int64) (off, n int64, err error) {
 	off, n = 0, size
 	if binary.LittleEndian.Uint32(hdr[:]) == wrapperMagic {
 		if size < wrapperSize {
-			return 0, 0, errAt(0, "invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize)
+			return 0, 0, llvmErrAt(0, "Invalid bitcode wrapper header", "invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize)
 		}
 		o := int64(binary.LittleEndian.Uint32(hdr[8:]))
 		s := int64(binary.LittleEndian.Uint32(hdr[12:]))
-		if o+s > size || o < wrapperSize {
-			return 0, 0, errAt(8, "invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", o, s, size)
+		if o+s > size {
+			return 0, 0, llvmErrAt(8, "Invalid bitcode wrapper header", "invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", o, s, size)
 		}
+		// LLVM neither requires the bitcode to follow the header nor its
+		// size to be a multiple of 4.
 		off, n = o, s
 		if n < 4 {
-			return 0, 0, errAt(off, "invalid bitcode signature")
+			return 0, 0, llvmErrAt(off, "file too small to contain bitcode header", "invalid bitcode signature: %d bytes of bitcode", n)
 		}
 		if got, err := r.ReadAt(hdr[:4], off); got < 4 {
 			return 0, 0, readErr(off, err)
 		}
 	}
 	if string(hdr[:4]) != bitcodeMagic {
-		return 0, 0, errAt(off, "invalid bitcode signature % x", hdr[:4])
-	}
-	if n%4 != 0 {
-		return 0, 0, errAt(off, "bitcode stream of %d bytes is not a multiple of 4 bytes long", n)
+		return 0, 0, llvmErrAt(off, "file doesn't start with bitcode header", "invalid bitcode signature % x", hdr[:4])
 	}
 	return off, n, nil
 }
@@ -71,6 +74,10 @@ func readErr(off int64, err error) error {
 	}
 	return &FormatError{Off: off, Msg: "reading: " + err.Error()}
 }
+
+// errNoModule is openFile's error for a file without modules, which LLVM
+// reads without complaint (a symbolic file with no symbols).
+var errNoModule = &FormatError{Msg: "no module in the bitcode file"}
 
 // openFile walks the top-level blocks.
 func openFile(r io.ReaderAt, size int64) (*file, error) {
@@ -91,7 +98,23 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 			return nil, err
 		}
 		if e.Kind != bitstream.KindSubBlock {
-			return nil, errAt(c.AbsBit(c.Pos())/8, "malformed block: a record or END_BLOCK at the top level")
+			// LLVM skips records at the top level.
+			if err := c.SkipRecord(e.ID); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if e.ID == blockIdentification {
+			// An IDENTIFICATION block must be followed by a MODULE block.
+			if err := c.SkipBlock(); err != nil {
+				return nil, err
+			}
+			if e, err = c.Advance(); err != nil {
+				return nil, err
+			}
+			if e.Kind != bitstream.KindSubBlock || e.ID != blockModule {
+				return nil, llvmErrAt(c.AbsBit(c.Pos())/8, "Malformed block", "malformed block: an IDENTIFICATION block not followed by a MODULE block")
+			}
 		}
 		switch e.ID {
 		case blockModule:
@@ -127,7 +150,7 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 		}
 	}
 	if len(f.mods) == 0 {
-		return nil, errAt(off, "no module in the bitcode file")
+		return nil, errNoModule
 	}
 	return f, nil
 }

@@ -36,12 +36,23 @@ var errNoSymtab = errors.New("no usable irsymtab")
 // trusted, and without one the error wraps ErrSymtabRebuild.
 func Symbols(r io.ReaderAt, size int64) ([]string, error) {
 	f, err := openFile(r, size)
+	if err == errNoModule {
+		return nil, nil // LLVM reads it as a file with no symbols
+	}
 	if err != nil {
 		return nil, err
 	}
 	names, producer, err := f.symbols()
 	if errors.Is(err, errNoSymtab) {
 		return f.irSymbols()
+	}
+	if err != nil {
+		// LLVM reads the IR, not the irsymtab: a damaged table does not
+		// matter to it where the IR can be read.
+		if ir, irErr := f.irSymbols(); irErr == nil {
+			return ir, nil
+		}
+		return nil, err
 	}
 	if err == nil && producer != symtabProducer {
 		// LLVM 22 rebuilds a table another release wrote; do the same

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/hda"
 )
 
@@ -25,6 +26,13 @@ func (j *job) unbundleArchive() error {
 		CheckInput:   j.CheckArchive,
 		Decompress:   j.decompress,
 	}
+	// LLVM's archive writer reads SYM64_THRESHOLD (whatever
+	// OFFLOAD_BUNDLER_IGNORE_ENV_VAR says).
+	v, set := j.LookupEnv("SYM64_THRESHOLD")
+	o.WriteOptions = append(o.WriteOptions, ar.WithSym64Threshold(ar.Sym64ThresholdFromEnv(v, set)))
+	// LLVM's archive writer prints its warnings (unreadable bitcode
+	// members) with a plain "warning: " tag, never colored.
+	o.Warn = func(msg string) { fmt.Fprintf(j.Stderr, "warning: %s\n", msg) }
 	if j.Verbose {
 		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }
 	}

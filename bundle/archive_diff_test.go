@@ -2,12 +2,15 @@ package bundle_test
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
@@ -110,6 +113,11 @@ func TestDiffArchive(t *testing.T) {
 		a("-input=libt.a", "-targets="+k906, "-output=nodir/o.a"),
 		a("-input=libt.a", "-targets="+k906+","+k906xp, "-output=o1.a", "-output=o2.a"),
 		difftest.Case{Files: files, Args: []string{"-type=a", "-list", "-input=libt.a"}},
+		// LLVM's archive writer reads SYM64_THRESHOLD (decimal, else 1<<32),
+		// whatever OFFLOAD_BUNDLER_IGNORE_ENV_VAR says.
+		difftest.Case{Files: files, Env: []string{"SYM64_THRESHOLD=100"}, Args: []string{"-type=a", "-unbundle", "-input=libt.a", "-targets=" + k906 + "," + k90axp, "-output=o1.a", "-output=o2.a"}},
+		difftest.Case{Files: files, Env: []string{"SYM64_THRESHOLD=0", "OFFLOAD_BUNDLER_IGNORE_ENV_VAR=1"}, Args: []string{"-type=a", "-unbundle", "-input=libt.a", "-targets=" + k906, "-output=o.a"}},
+		difftest.Case{Files: files, Env: []string{"SYM64_THRESHOLD=0x10"}, Args: []string{"-type=a", "-unbundle", "-input=libt.a", "-targets=" + k906, "-output=o.a"}},
 		difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=memA.o"}},
 		difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + hostpc + "," + k906 + "," + k90axp, "-input=memA.o", "-output=h.o", "-output=d906", "-output=d90a"}},
 		difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + k90a, "-input=memA.o", "-output=d90a"}},
@@ -117,4 +125,114 @@ func TestDiffArchive(t *testing.T) {
 		difftest.Case{Files: files, Args: []string{"-type=bc", "-unbundle", "-targets=" + k908, "-input=memC.o", "-output=x"}},
 	)
 	compare(t, ref, ours, cases)
+}
+
+// TestDiffArchiveMemberNames: member names as LLVM reads them (GNU ar's
+// thin-archive headers for 15-character names, names ending in '/', dot
+// names) and the output member names built from them; a thin archive whose
+// member file is missing or is a folder.
+func TestDiffArchiveMemberNames(t *testing.T) {
+	ref, ours := tools(t)
+	files := archiveFiles(t, ref)
+	const k906 = "hip-amdgcn-amd-amdhsa--gfx906"
+	var odd bytes.Buffer
+	var ms []ar.NewMember
+	for _, n := range []string{"dir/", "..", ".", ".hidden", "noext.", "a.b.c.o", "/<ECSYMBOLS>/", "x/y.o"} {
+		ms = append(ms, ar.NewMember{Name: n, Data: bytes.NewReader(files["memB.o"]), Size: int64(len(files["memB.o"]))})
+	}
+	if err := ar.WriteGNU(&odd, ms); err != nil {
+		t.Fatal(err)
+	}
+	files["libodd.a"] = odd.Bytes()
+	cases := []difftest.Case{
+		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=" + k906 + ":xnack+,host-x86_64-unknown-linux-gnu", "-input=libodd.a", "-output=o1.a", "-output=o2.a"}},
+	}
+	// GNU ar writes "/<offset>" over "<name>/" in thin archives, so a
+	// 15-character name leaves "/10            /".
+	if gnuAr, err := exec.LookPath("ar"); err == nil {
+		if v, _ := exec.Command(gnuAr, "--version").Output(); bytes.Contains(v, []byte("GNU")) {
+			dir := t.TempDir()
+			for _, n := range []string{"memA.o", "fifteen_chars.o", "sixteen_chars.o"} {
+				src := files["memB.o"]
+				if n == "memA.o" {
+					src = files["memA.o"]
+				}
+				os.WriteFile(filepath.Join(dir, n), src, 0o644)
+			}
+			cmd := exec.Command(gnuAr, "rcsT", "libgt.a", "memA.o", "fifteen_chars.o", "sixteen_chars.o")
+			cmd.Dir = dir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("ar: %v\n%s", err, out)
+			}
+			gt := difftest.ReadTree(dir)
+			if !bytes.Contains(gt["libgt.a"], []byte("            /")) {
+				t.Logf("GNU ar no longer leaves '/' at the end of the name field")
+			}
+			cases = append(cases,
+				difftest.Case{Files: gt, Args: []string{"-type=a", "-unbundle", "-targets=" + k906, "-input=libgt.a", "-output=o.a"}},
+				difftest.Case{Files: gt, Args: []string{"-type=a", "-unbundle", "-check-input-archive", "-targets=" + k906, "-input=libgt.a", "-output=o.a"}})
+		}
+	}
+	// Thin members that cannot be read are named as stored.
+	missing := maps.Clone(files)
+	delete(missing, "sub/memA.o")
+	folder := maps.Clone(files)
+	delete(folder, "memB.o")
+	folder["memB.o/x"] = []byte("x")
+	cases = append(cases,
+		difftest.Case{Files: missing, Args: []string{"-type=a", "-unbundle", "-targets=" + k906, "-input=libthin.a", "-output=o.a"}},
+		difftest.Case{Files: folder, Args: []string{"-type=a", "-unbundle", "-check-input-archive", "-targets=" + k906, "-input=libthin.a", "-output=o.a"}},
+	)
+	compare(t, ref, ours, cases)
+}
+
+// TestDiffArchiveUnreadableBitcode: device members that look like bitcode
+// but cannot be read give LLVM's warnings (once per output archive) and
+// no symbols; bitcode with nothing after the magic is an object without
+// symbols (an empty symbol table).
+func TestDiffArchiveUnreadableBitcode(t *testing.T) {
+	ref, ours := tools(t)
+	clang := llvmref.Need(t, "clang")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.c"), []byte("int f(void) { return 1; }\nint g = 2;\n"), 0o644)
+	cmd := exec.Command(clang, "--target=amdgcn-amd-amdhsa", "-mcpu=gfx906", "-c", "-emit-llvm", "f.c", "-o", "f.bc")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, out)
+	}
+	bc, err := os.ReadFile(filepath.Join(dir, "f.bc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloads := map[string][]byte{
+		"good.o":    bc,
+		"magic.o":   []byte("BC\xc0\xde"),
+		"odd.o":     append(bytes.Clone(bc), 'x'),
+		"cut16.o":   bc[:16],
+		"cut36.o":   bc[:36],
+		"cut40.o":   bc[:40],
+		"cut44.o":   bc[:44],
+		"cutm4.o":   bc[:len(bc)-4],
+		"cutm8.o":   bc[:len(bc)-8],
+		"wrap0.o":   append([]byte("\xde\xc0\x17\x0b\x00\x00\x00\x00\x14\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), "jjjj"...),
+		"wrapbad.o": append([]byte("\xde\xc0\x17\x0b\x00\x00\x00\x00\x14\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00"), "XXXX"...),
+	}
+	var ms []ar.NewMember
+	for _, name := range slices.Sorted(maps.Keys(payloads)) {
+		var b bytes.Buffer
+		binfmt.Write(&b, []binfmt.Source{
+			{ID: "host-x86_64-unknown-linux-gnu", R: strings.NewReader(""), Size: 0},
+			{ID: "hip-amdgcn-amd-amdhsa--gfx906", R: bytes.NewReader(payloads[name]), Size: int64(len(payloads[name]))},
+		}, 1)
+		ms = append(ms, ar.NewMember{Name: name, Data: bytes.NewReader(b.Bytes()), Size: int64(b.Len())})
+	}
+	var lib bytes.Buffer
+	if err := ar.WriteGNU(&lib, ms); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"lib.a": lib.Bytes()}
+	compare(t, ref, ours, []difftest.Case{
+		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=hip-amdgcn-amd-amdhsa--gfx906", "-input=lib.a", "-output=o.a"}},
+		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=hip-amdgcn-amd-amdhsa--gfx906:xnack+,hip-amdgcn-amd-amdhsa--gfx906:xnack-", "-input=lib.a", "-output=o1.a", "-output=o2.a"}},
+	})
 }

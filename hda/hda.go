@@ -15,12 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strings"
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/bitcode"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/objfmt"
@@ -50,6 +50,14 @@ type Options struct {
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
 	Uncompressed func()
+	// WriteOptions are passed to the archive writer (the bundler sets
+	// ar.WithSym64Threshold from SYM64_THRESHOLD, as LLVM's writer does).
+	WriteOptions []ar.WriteOption
+
+	// Warn, when set, receives LLVM's warnings about output members, in
+	// LLVM's words: "'<member>': <reason>" for a bitcode member whose
+	// symbols cannot be read (it then contributes none, as in LLVM).
+	Warn func(msg string)
 
 	memo map[string][]int // stored ID -> compatible target indexes
 }
@@ -80,18 +88,28 @@ func Unbundle(o Options) error {
 		return archiveError(err)
 	}
 	defer rd.Close()
-	members, err := rd.Members()
-	if err != nil {
-		return archiveError(err)
-	}
 	if o.CheckInput {
+		// A first pass over every member, as in LLVM.
+		members, err := rd.Members()
+		if err != nil {
+			return archiveError(err)
+		}
 		if err := checkMembers(o, members); err != nil {
 			return err
 		}
 	}
+	// Members are read one at a time, so that an error in a member comes
+	// before a malformed header or name further on, as in LLVM.
 	o.memo = map[string][]int{}
 	lists := make([][]codeObject, len(o.Targets))
-	for _, m := range members {
+	for {
+		m, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return archiveError(err)
+		}
 		if err := o.extractMember(m, lists); err != nil {
 			return err
 		}
@@ -102,7 +120,7 @@ func Unbundle(o Options) error {
 		if len(lists[i]) == 0 && !o.AllowMissing {
 			return errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", t, o.ArchiveName)
 		}
-		if err := writeArchive(o.Outputs[i], lists[i]); err != nil {
+		if err := writeArchive(o.Outputs[i], lists[i], o.Warn, o.WriteOptions); err != nil {
 			return err
 		}
 	}
@@ -118,11 +136,22 @@ func archiveError(err error) error {
 	return errorf("%v", err)
 }
 
+// openError gives LLVM's text for a member that cannot be opened: a thin
+// member's file is named as stored in the archive ("'sub/x.o': No such
+// file or directory").
+func openError(err error) error {
+	var te *ar.ThinMemberError
+	if errors.As(err, &te) {
+		return errorf("'%s': %s", te.Name, oserr.Strerror(te.Err))
+	}
+	return errorf("%v", err)
+}
+
 // memberData opens a member's content, decompressing a CCOB.
 func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	sr, err := m.Open()
 	if err != nil {
-		return nil, 0, errorf("%v", err)
+		return nil, 0, openError(err)
 	}
 	size := sr.Size()
 	if size < 8 {
@@ -197,8 +226,7 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 	if err != nil {
 		return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
 	}
-	base := path.Base(m.Name)
-	stem, ext := splitExt(base)
+	stem, ext := splitExt(filename(m.Name))
 	for _, b := range bundles {
 		id, ok := targetid.Parse(b.id)
 		if !ok {
@@ -238,9 +266,29 @@ func memberName(stem, ext, storedID, targetID string) string {
 	return strings.ReplaceAll(stem+"-"+storedID+stem+ext, ":", "_")
 }
 
-// splitExt splits "my.lib.o" into "my.lib" and ".o".
+// filename is LLVM's sys::path::filename for a '/'-separated member name:
+// the last component, "." when the name ends in '/' (so a member named
+// "/<ECSYMBOLS>/" or "dir/" becomes "."), and "/" for a name of slashes.
+func filename(name string) string {
+	switch {
+	case name == "":
+		return ""
+	case strings.Trim(name, "/") == "":
+		return "/"
+	case strings.HasSuffix(name, "/"):
+		return "."
+	}
+	return name[strings.LastIndexByte(name, '/')+1:]
+}
+
+// splitExt splits a file name into LLVM's sys::path::stem and extension:
+// "my.lib.o" into "my.lib" and ".o", ".hidden" into "" and ".hidden"; "."
+// and ".." have no extension.
 func splitExt(name string) (string, string) {
-	if i := strings.LastIndexByte(name, '.'); i > 0 || (i == 0 && len(name) > 1) {
+	if name == "." || name == ".." {
+		return name, ""
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		return name[:i], name[i:]
 	}
 	return name, ""
@@ -269,7 +317,7 @@ func checkMembers(o Options, members []*ar.Member) error {
 	for _, m := range members {
 		sr, err := m.Open()
 		if err != nil {
-			return errorf("%v", err)
+			return openError(err)
 		}
 		bundles, _, err := bundlesOf(sr, sr.Size())
 		if err != nil {
@@ -291,9 +339,21 @@ func checkMembers(o Options, members []*ar.Member) error {
 	return nil
 }
 
+// warningText gives an archive writer's warning in LLVM's words where they
+// are known: "'<member>': Invalid bitcode signature".
+func warningText(err error) string {
+	var me *ar.MemberError
+	if errors.As(err, &me) {
+		if msg, ok := bitcode.LLVMMessage(me.Err); ok {
+			return fmt.Sprintf("'%s': %s", me.Name, msg)
+		}
+	}
+	return err.Error()
+}
+
 // writeArchive writes one output archive atomically. "-" is a file named
 // "-" here, as in LLVM. Write errors carry no path, as in LLVM.
-func writeArchive(name string, objs []codeObject) error {
+func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.WriteOption) error {
 	f, err := atomicfile.CreateFile(name)
 	if err != nil {
 		return errorf("%s", oserr.Strerror(err))
@@ -303,7 +363,10 @@ func writeArchive(name string, objs []codeObject) error {
 	for i, c := range objs {
 		members[i] = ar.NewMember{Name: c.name, Data: c.data, Size: c.size}
 	}
-	if err := ar.WriteGNU(f, members); err != nil {
+	if warn != nil {
+		opts = append(opts, ar.WithWarnings(func(err error) { warn(warningText(err)) }))
+	}
+	if err := ar.WriteGNU(f, members, opts...); err != nil {
 		return errorf("%v", err)
 	}
 	if err := f.Commit(); err != nil {

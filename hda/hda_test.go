@@ -2,10 +2,12 @@ package hda
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/compress"
 )
 
@@ -63,6 +65,9 @@ func TestErrors(t *testing.T) {
 		{[]byte("not an archive at all"), "hip-amdgcn-amd-amdhsa--gfx906", "file too small to be an archive"},
 		{in, "hip-amdgcn-amd-amdhsa--gfx1100", "no compatible code object found for the target 'hip-amdgcn-amd-amdhsa--gfx1100' in heterogeneous archive library: libt.a"},
 		{in[:100], "hip-amdgcn-amd-amdhsa--gfx906", ""},
+		// A member's error comes before a malformed name further on
+		// (LLVM 22's bundler on this archive).
+		{orderArchive(t), "hip-amdgcn-amd-amdhsa--gfx906", "Invalid bundle id read from code object"},
 	} {
 		err := Unbundle(Options{Archive: bytes.NewReader(tc.data), ArchiveSize: int64(len(tc.data)), ArchiveName: "libt.a",
 			Targets: []string{tc.tgt}, Outputs: []string{out}})
@@ -73,6 +78,25 @@ func TestErrors(t *testing.T) {
 			t.Errorf("output left behind after error %q", tc.want)
 		}
 	}
+}
+
+// orderArchive is "//", a binary bundle with the bundle ID
+// "hip-amdgcn-gfx906" (three pieces), then a member named "/999", past the
+// end of the long-name table.
+func orderArchive(t *testing.T) []byte {
+	var bund bytes.Buffer
+	if err := binfmt.Write(&bund, []binfmt.Source{{ID: "hip-amdgcn-gfx906", R: bytes.NewReader([]byte("DEV")), Size: 3}}, 1); err != nil {
+		t.Fatal(err)
+	}
+	hdr := func(name string, size int) string {
+		return fmt.Sprintf("%-16s%-12s%-6s%-6s%-8s%-10d`\n", name, "0", "0", "0", "644", size)
+	}
+	table := "long_member_name_here.o/\n\n" // padded to even size
+	a := "!<arch>\n" + hdr("//", len(table)) + table + hdr("bad.o/", bund.Len()) + bund.String()
+	if bund.Len()%2 == 1 {
+		a += "\n"
+	}
+	return []byte(a + hdr("/999", 2) + "ab")
 }
 
 func TestMemberName(t *testing.T) {
@@ -104,4 +128,31 @@ func FuzzUnbundle(f *testing.F) {
 				return out, err
 			}})
 	})
+}
+
+// TestMemberNames: LLVM 22's names for extracted members whose archive
+// names end in '/' or are dot names (from clang-offload-bundler runs on an
+// archive with these member names; see TestDiffArchiveMemberNames).
+func TestMemberNames(t *testing.T) {
+	for _, c := range []struct{ member, dev, host string }{
+		{"dir/", ".-ID..bc", ".-ID."},
+		{"..", "..-ID...bc", "..-ID.."},
+		{".", ".-ID..bc", ".-ID."},
+		{".hidden", "-ID.bc", "-ID.hidden"},
+		{"noext.", "noext-IDnoext.bc", "noext-IDnoext."},
+		{"a.b.c.o", "a.b.c-IDa.b.c.bc", "a.b.c-IDa.b.c.o"},
+		{"/<ECSYMBOLS>/", ".-ID..bc", ".-ID."},
+		{"x/y.o", "y-IDy.bc", "y-IDy.o"},
+		{"//", "/-ID/.bc", "/-ID/"},
+		{"a//", ".-ID..bc", ".-ID."},
+		{"my.lib.o", "my.lib-IDmy.lib.bc", "my.lib-IDmy.lib.o"},
+	} {
+		stem, ext := splitExt(filename(c.member))
+		if got := memberName(stem, ext, "ID", "gfx90a"); got != c.dev {
+			t.Errorf("%q, device: %q, want %q", c.member, got, c.dev)
+		}
+		if got := memberName(stem, ext, "ID", ""); got != c.host {
+			t.Errorf("%q, host: %q, want %q", c.member, got, c.host)
+		}
+	}
 }

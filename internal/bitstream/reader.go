@@ -14,6 +14,10 @@ type Error struct {
 	Bit int64
 	Msg string
 	Err error // an underlying I/O error, if any
+	// LLVM is the text LLVM 22's BitstreamCursor gives for the same
+	// condition, when it is known ("Unexpected end of file reading 40 of 40
+	// bytes", "can't skip to bit 37536 from 320", "Blob ends too soon", ...).
+	LLVM string
 }
 
 func (e *Error) Error() string {
@@ -145,6 +149,17 @@ func (c *Cursor) errf(format string, args ...any) error {
 	return &Error{Bit: c.AbsBit(c.pos), Msg: fmt.Sprintf(format, args...)}
 }
 
+// llvmErrf is errf with LLVM's text for the condition.
+func (c *Cursor) llvmErrf(llvm, format string, args ...any) error {
+	return &Error{Bit: c.AbsBit(c.pos), Msg: fmt.Sprintf(format, args...), LLVM: llvm}
+}
+
+// errEOF is a read past the end of the stream. LLVM reads whole words, so it
+// fails there too, having consumed every byte.
+func (c *Cursor) errEOF(format string, args ...any) error {
+	return c.llvmErrf(fmt.Sprintf("Unexpected end of file reading %d of %d bytes", c.size, c.size), format, args...)
+}
+
 const chunkSize = 64 << 10
 
 // load returns up to 8 bytes at stream byte offset bp, little-endian, zero
@@ -190,7 +205,7 @@ func (c *Cursor) Read(n uint) (uint64, error) {
 		return 0, nil
 	}
 	if int64(n) > c.BitsLeft() {
-		return 0, c.errf("unexpected end of stream reading %d bits (%d left)", n, c.BitsLeft())
+		return 0, c.errEOF("unexpected end of stream reading %d bits (%d left)", n, c.BitsLeft())
 	}
 	if n > 56 {
 		lo, err := c.Read(32)
@@ -257,8 +272,13 @@ func (c *Cursor) AtEnd() bool { return c.BitsLeft() <= 64 }
 // definitions itself.
 func (c *Cursor) Advance() (Entry, error) {
 	for {
+		if c.BitsLeft() == 0 {
+			// LLVM's advance() returns an error entry, which its callers
+			// report as a malformed block.
+			return Entry{}, c.llvmErrf("Malformed block", "end of stream inside block %d", c.blockID)
+		}
 		if c.BitsLeft() < int64(c.width) {
-			return Entry{}, c.errf("unexpected end of stream inside block %d", c.blockID)
+			return Entry{}, c.errEOF("unexpected end of stream inside block %d", c.blockID)
 		}
 		id, err := c.Read(c.width)
 		if err != nil {
@@ -267,7 +287,7 @@ func (c *Cursor) Advance() (Entry, error) {
 		switch id {
 		case EndBlock:
 			if len(c.stack) == 0 {
-				return Entry{}, c.errf("END_BLOCK at the top level")
+				return Entry{}, c.llvmErrf("Malformed block", "END_BLOCK at the top level")
 			}
 			if err := c.align32(); err != nil {
 				return Entry{}, err
@@ -297,8 +317,11 @@ func (c *Cursor) Advance() (Entry, error) {
 }
 
 // blockHeader reads the rest of an ENTER_SUBBLOCK: width, alignment, length.
-// It returns the new width and the bit position of the block's end.
-func (c *Cursor) blockHeader() (uint, int64, error) {
+// It returns the new width and the bit position of the block's end. Like
+// LLVM, it fails when the length word ends the stream; what says "enter" or
+// "skip" in LLVM's text. A block running past the end of the stream is only
+// an error for skip (LLVM finds out while reading an entered block).
+func (c *Cursor) blockHeader(what string) (uint, int64, error) {
 	w, err := c.ReadVBR(4)
 	if err != nil {
 		return 0, 0, err
@@ -311,8 +334,16 @@ func (c *Cursor) blockHeader() (uint, int64, error) {
 		return 0, 0, err
 	}
 	end := c.pos + int64(words)*32
-	if end > c.size*8 {
-		return 0, 0, c.errf("block of %d words runs past the end of the stream (%d bits left)", words, c.BitsLeft())
+	if c.BitsLeft() == 0 {
+		llvm := "can't skip block: already at end of stream"
+		if what == "enter" {
+			llvm = "can't enter sub block: already at end of stream"
+		}
+		return 0, 0, c.llvmErrf(llvm, "block header ends the stream")
+	}
+	if what == "skip" && end > c.size*8 {
+		return 0, 0, c.llvmErrf(fmt.Sprintf("can't skip to bit %d from %d", end, c.pos),
+			"block of %d words runs past the end of the stream (%d bits left)", words, c.BitsLeft())
 	}
 	if w > maxAbbrevWidth {
 		return 0, 0, c.errf("abbreviation width %d too large", w)
@@ -325,7 +356,7 @@ func (c *Cursor) EnterBlock(id uint64) error {
 	if len(c.stack) >= MaxDepth {
 		return c.errf("blocks nested deeper than %d", MaxDepth)
 	}
-	w, _, err := c.blockHeader()
+	w, _, err := c.blockHeader("enter")
 	if err != nil {
 		return err
 	}
@@ -340,7 +371,7 @@ func (c *Cursor) EnterBlock(id uint64) error {
 
 // SkipBlock skips the block whose ID Advance just returned, using its length.
 func (c *Cursor) SkipBlock() error {
-	_, end, err := c.blockHeader()
+	_, end, err := c.blockHeader("skip")
 	if err != nil {
 		return err
 	}
@@ -596,7 +627,7 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 			return rec, err
 		}
 		if n > uint64(c.BitsLeft()/8) {
-			return rec, c.errf("blob of %d bytes is longer than the stream (%d bytes left)", n, c.BitsLeft()/8)
+			return rec, c.llvmErrf("Blob ends too soon", "blob of %d bytes is longer than the stream (%d bytes left)", n, c.BitsLeft()/8)
 		}
 		rec.HasBlob = true
 		if keep {

@@ -342,14 +342,6 @@ func TestErrors(t *testing.T) {
 			}
 			w.align()
 		}, "VBR value does not fit"},
-		{"block past end", func(w *writer) {
-			w.emit(EnterSubblock, 2)
-			w.vbr(8, 8)
-			w.vbr(3, 4)
-			w.align()
-			w.emit(100, 32)
-			w.emit(0, 32)
-		}, "runs past the end"},
 		{"array not second to last", func(w *writer) {
 			w.enter(8, 3)
 			w.defineAbbrev(op{enc: encArray}, op{enc: encFixed, value: 8}, op{enc: encFixed, value: 8})
@@ -397,6 +389,51 @@ func TestErrors(t *testing.T) {
 				t.Errorf("error bit %d outside the %d-byte stream", be.Bit, len(data))
 			}
 		})
+	}
+}
+
+// TestBlockPastEnd: as in LLVM, a block whose length runs past the end of
+// the stream can be entered (reading it fails, or not, later) but not
+// skipped; a length word that ends the stream fails both.
+func TestBlockPastEnd(t *testing.T) {
+	w := newWriter()
+	w.emit(EnterSubblock, 2)
+	w.vbr(8, 8)
+	w.vbr(3, 4)
+	w.align()
+	w.emit(100, 32)
+	w.emit(0, 32) // END_BLOCK
+	data := w.bytes()
+	c := NewCursor(bytes.NewReader(data), 0, int64(len(data)))
+	c.Advance()
+	if err := c.EnterBlock(8); err != nil {
+		t.Fatalf("EnterBlock: %v", err)
+	}
+	if e, err := c.Advance(); err != nil || e.Kind != KindEndBlock {
+		t.Fatalf("Advance: %v, %v; want the end of the block", e, err)
+	}
+	c = NewCursor(bytes.NewReader(data), 0, int64(len(data)))
+	c.Advance()
+	err := c.SkipBlock()
+	var be *Error
+	if !errors.As(err, &be) || be.LLVM != "can't skip to bit 3264 from 64" {
+		t.Errorf("SkipBlock: %v (LLVM text %q)", err, be.LLVM)
+	}
+	for _, what := range []string{"enter", "skip"} {
+		c = NewCursor(bytes.NewReader(data[:8]), 0, 8)
+		c.Advance()
+		if what == "enter" {
+			err = c.EnterBlock(8)
+		} else {
+			err = c.SkipBlock()
+		}
+		want := "can't " + what + " block: already at end of stream"
+		if what == "enter" {
+			want = "can't enter sub block: already at end of stream"
+		}
+		if !errors.As(err, &be) || be.LLVM != want {
+			t.Errorf("%s at the end: %v, want LLVM text %q", what, err, want)
+		}
 	}
 }
 
