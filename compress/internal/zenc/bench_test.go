@@ -26,7 +26,7 @@ func BenchmarkLDM(b *testing.B) {
 	src, _ := os.ReadFile(f)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		findLDM(src, sampleChunks(src, []int{0, len(src)}, 1), 0, 0)
+		findLDM(src, sampleChunks(src, []int{0, len(src)}, 1), 0, 0, 5)
 	}
 }
 

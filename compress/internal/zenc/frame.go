@@ -151,7 +151,7 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 	warm := max(0, start-warmBytes)
 	m := newMatcher(src, p, warm, end-warm)
 	if p.ldm {
-		m.ldm = findLDM(src, chunks, i, max(0, start-warmLDM))
+		m.ldm = findLDM(src, chunks, i, max(0, start-warmLDM), p.ldmLog)
 	}
 	m.warm(warm, max(warm, min(start, len(src)-8)))
 	for b := start; b < end; b += blockMax {

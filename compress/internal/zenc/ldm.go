@@ -85,15 +85,18 @@ func gearSamples(src []byte, out []ldmSample) []ldmSample {
 
 // findLDM returns the long matches starting in chunk k, in increasing order
 // and not overlapping, after indexing the samples of the chunks before it
-// from position from on.
-func findLDM(src []byte, chunks []sampleChunk, k, from int) []ldmMatch {
+// from position from on. It uses the samples whose top sampleLog (at least
+// ldmSampleLog) bits are clear: one position in 1<<sampleLog.
+func findLDM(src []byte, chunks []sampleChunk, k, from int, sampleLog uint) []ldmMatch {
+	sampleLog = max(sampleLog, ldmSampleLog)
+	limit := uint64(1) << (64 - sampleLog)
 	n := 0
 	first := k
 	for first > 0 && chunks[first-1].end > from {
 		first--
 	}
 	for _, c := range chunks[first : k+1] {
-		n += len(c.s)
+		n += len(c.s) >> (sampleLog - ldmSampleLog)
 	}
 	if n == 0 {
 		return nil
@@ -112,12 +115,15 @@ func findLDM(src []byte, chunks []sampleChunk, k, from int) []ldmMatch {
 	for ci, c := range chunks[first : k+1] {
 		own := first+ci == k
 		for _, sm := range c.s {
+			if sm.h >= limit {
+				continue
+			}
 			at := c.base + int(sm.end) - ldmMin + 1 // the window is src[at:at+ldmMin]
 			if at < from {
 				continue
 			}
-			b := int(sm.h>>(64-ldmSampleLog-hashLog)) & (1<<hashLog - 1) * ldmBucket
-			check := uint32(sm.h >> (64 - ldmSampleLog - hashLog - 32))
+			b := int(sm.h>>(64-sampleLog-hashLog)) & (1<<hashLog - 1) * ldmBucket
+			check := uint32(sm.h >> (64 - sampleLog - hashLog - 32))
 			bucket := table[b : b+ldmBucket : b+ldmBucket]
 			if own && at >= covered {
 				best := ldmMatch{}

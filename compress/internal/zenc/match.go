@@ -14,6 +14,7 @@ type params struct {
 	lazy      int   // positions tried ahead of a match: 0 (greedy), 1 or 2
 	targetLen int   // a match this long ends the search
 	ldm       bool  // long-distance matches across the whole window
+	ldmLog    uint  // one position in 1<<ldmLog is indexed for them (at least 5)
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
 }
 

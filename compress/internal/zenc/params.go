@@ -19,9 +19,9 @@ func levelParams(level, n int) params {
 	}
 	switch {
 	case level < 0:
-		return params{minMatch: 5, hashLog: 20, depth: 1, targetLen: 128, ldm: true}
+		return params{minMatch: 5, hashLog: 17, depth: 1, targetLen: 128, ldm: true, ldmLog: 6}
 	case level <= 5:
-		return params{minMatch: 5, hashLog: 20, depth: 1, lazy: 1, targetLen: 128, ldm: true}
+		return params{minMatch: 5, hashLog: 17, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 6}
 	case level <= 9:
 		return params{minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true, skipIn: 32}
 	case level <= 15:
