@@ -20,21 +20,29 @@ import (
 type ImageSpec struct {
 	Keys   []string
 	Values map[string]string
+	// Bare holds the keys given once, without '=' (LLVM keeps their value
+	// as a null StringRef, which differs from "" in one place: a bare
+	// "file" names no file at all, where "file=" names the empty path).
+	Bare map[string]bool
 }
 
 // ParseImageSpec parses "k=v,k2=v2,...": split on every ',' (no escaping),
 // each piece at its first '=' (no '=' means an empty value), a repeated key
 // keeping its first position with its values joined by ','.
 func ParseImageSpec(s string) ImageSpec {
-	spec := ImageSpec{Values: map[string]string{}}
+	spec := ImageSpec{Values: map[string]string{}, Bare: map[string]bool{}}
 	for _, piece := range strings.Split(s, ",") {
-		k, v, _ := strings.Cut(piece, "=")
+		k, v, hasEq := strings.Cut(piece, "=")
 		if old, ok := spec.Values[k]; ok {
 			spec.Values[k] = old + "," + v
+			delete(spec.Bare, k)
 			continue
 		}
 		spec.Keys = append(spec.Keys, k)
 		spec.Values[k] = v
+		if !hasEq {
+			spec.Bare[k] = true
+		}
 	}
 	return spec
 }
@@ -132,7 +140,11 @@ func (t *tool) pack(output string, images []string) error {
 		}
 		strs := spec.StringEntries()
 		kind := offloadbin.ParseOffloadKind(spec.Values["kind"])
-		for _, path := range strings.Split(spec.Values["file"], ",") {
+		var paths []string
+		if !spec.Bare["file"] { // a bare "file" gives no image at all
+			paths = strings.Split(spec.Values["file"], ",")
+		}
+		for _, path := range paths {
 			in, err := t.openInput(path, &stdinUsed)
 			if err != nil {
 				return errors.New(oserr.Strerror(err))
