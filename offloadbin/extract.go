@@ -109,7 +109,12 @@ type Found struct {
 // buffer identifier reported in Found.Container (and, for thin archives,
 // the path their members are resolved against).
 func Extract(r io.ReaderAt, size int64, name string, opts ...ReadOption) ([]Found, error) {
-	return extract(r, size, name, newConfig(opts), 0)
+	cfg := newConfig(opts)
+	out, err := extract(r, size, name, cfg, 0)
+	if err = cfg.result(err); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 const maxArchiveDepth = 64
