@@ -174,20 +174,41 @@ func (t *tool) pack(output string, images []string) error {
 // dashIsStdout); errors are reported as LLVM does, without the path.
 func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer) error) error {
 	if path == "-" && dashIsStdout {
-		return write(t.Stdout)
+		tw := &trackWriter{w: t.Stdout}
+		if err := write(tw); err != nil && tw.err == nil {
+			return errors.New(oserr.Strerror(err))
+		}
+		// A failed write to stdout is reported at exit (Main).
+		return nil
 	}
 	f, err := atomicfile.CreateFile(path)
 	if err != nil {
 		return errors.New(oserr.Strerror(err))
 	}
 	defer f.Abort()
-	if err := write(f); err != nil {
+	w, tw := deviceWriter(path, f)
+	if err := write(w); err != nil {
+		if tw != nil && tw.err != nil {
+			return ioFailure(tw.err)
+		}
 		return fmt.Errorf("%s", oserr.Strerror(err))
 	}
 	if err := f.Commit(); err != nil {
 		return errors.New(oserr.Strerror(err))
 	}
 	return nil
+}
+
+// deviceWriter returns the writer for an output: for a device or pipe
+// (written in place), one that tells a failed write, which LLVM 22 reports
+// as a fatal "IO failure on output stream" (/dev/full); for a regular file,
+// f itself, so that copies stay in the kernel.
+func deviceWriter(path string, f io.Writer) (io.Writer, *trackWriter) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		tw := &trackWriter{w: f}
+		return tw, tw
+	}
+	return f, nil
 }
 
 func createArchiveFile(path string) (*atomicfile.File, error) { return atomicfile.CreateFile(path) }
