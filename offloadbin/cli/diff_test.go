@@ -181,7 +181,7 @@ func TestDiffCommandLine(t *testing.T) {
 }
 
 func inputFiles(t *testing.T) map[string][]byte {
-	return readDir(t, inputs, "p2.bin", "knew.o", "omp.o", "omp_win.obj", "reloc.o", "khost.bc", "libk.a",
+	return readDir(t, inputs, "p2.bin", "knew.o", "omp.o", "omp_win.obj", "omp_big.obj", "reloc.o", "khost.bc", "libk.a",
 		"libk_bsd.a", "libk_thin.a", "libmix.a", "libnest.a", "knew.so", "knew.exe", "inc_elf64.o", "inc_elf32.o",
 		"inc_elf64be.o", "inc_elf32be.o", "inc_coff.obj", "inc_coff_arm64.obj", "inc_coff_i386.obj", "inc_macho.o", "k.hip")
 }
