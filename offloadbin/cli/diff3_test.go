@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/goffload/goffload/internal/difftest"
+	"github.com/goffload/goffload/internal/llvmref"
 	"github.com/goffload/goffload/offloadbin"
 )
 
@@ -149,6 +153,66 @@ func TestDiffPackageRandom(t *testing.T) {
 		}
 		cases = append(cases, difftest.Case{Name: fmt.Sprint("random", i), Files: files,
 			Args: append([]string{"-o", "out.bin"}, images...)})
+	}
+	compare(t, cases)
+}
+
+// AIX big archives (llvm-ar --format=bigarchive), valid and malformed.
+func TestDiffBigArchive(t *testing.T) {
+	llvmAr := llvmref.Need(t, "llvm-ar")
+	in := inputFiles(t)
+	dir := t.TempDir()
+	for _, n := range []string{"knew.o", "omp.o"} {
+		os.WriteFile(filepath.Join(dir, n), in[n], 0o644)
+	}
+	if r := llvmref.Run(t, dir, nil, nil, llvmAr, "--format=bigarchive", "rcs", "big.a", "knew.o", "omp.o"); r.Code != 0 {
+		t.Fatalf("llvm-ar: %s", r.Stderr)
+	}
+	big, err := os.ReadFile(filepath.Join(dir, "big.a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(off, n int, v string) []byte {
+		out := bytes.Clone(big)
+		copy(out[off:off+n], v+strings.Repeat(" ", n-len(v)))
+		return out
+	}
+	field := func(off, n int) int {
+		v, _ := strconv.Atoi(strings.TrimSpace(string(big[off : off+n])))
+		return v
+	}
+	gst64 := field(48, 20)
+	rows := map[string][]byte{
+		"big":                    big,
+		"big short":              big[:100],
+		"big fixed header only":  big[:128],
+		"big truncated":          big[:len(big)-1],
+		"big no first":           set(68, 20, "0"),
+		"big first past end":     set(68, 20, "999999"),
+		"big first odd":          set(68, 20, "129"),
+		"big last is first":      set(88, 20, "128"),
+		"big last 0":             set(88, 20, "0"),
+		"big symtab past end":    set(48, 20, "9999999"),
+		"big symtab32 past end":  set(28, 20, "999999"),
+		"big symtab size junk":   set(gst64, 20, "x"),
+		"big symtab size big":    set(gst64, 20, "99999"),
+		"big next 0":             set(148, 20, "0"),
+		"big next past end":      set(148, 20, "999999"),
+		"big next junk":          set(148, 20, "zz"),
+		"big size junk":          set(128, 20, "9x"),
+		"big name length junk":   set(128+108, 4, "x"),
+		"big name length 0":      set(128+108, 4, "0"),
+		"big name length 5":      set(128+108, 4, "5"),
+		"big name terminator":    set(128+112+6, 2, "xx"),
+		"big member table at 0":  set(8, 20, "0"),
+		"big mode and date junk": set(128+60, 48, "zz"),
+	}
+	var cases []difftest.Case
+	for name, data := range rows {
+		files := map[string][]byte{"in.a": data}
+		cases = append(cases,
+			difftest.Case{Name: name, Files: files, Args: []string{"in.a", "--image="}},
+			difftest.Case{Name: name + " archive", Files: files, Args: []string{"in.a", "--image=file=x.a", "--archive"}})
 	}
 	compare(t, cases)
 }
