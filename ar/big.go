@@ -33,6 +33,7 @@ type bigState struct {
 	last  int64 // offset of the last member's header
 	empty bool  // no first member
 	done  bool
+	seen  map[int64]bool // member offsets visited: a chain may loop
 }
 
 // bigField parses a space-padded decimal field; ok is false for a blank or
@@ -101,6 +102,14 @@ func (r *Reader) nextBig() (*Member, error) {
 		return nil, io.EOF
 	}
 	off := r.next
+	if r.big.seen[off] {
+		// LLVM 22 loops forever here.
+		return nil, r.bigMalformed(off, "next member", fmt.Sprintf("malformed AIX big archive: the member chain comes back to the member at offset %d", off))
+	}
+	if r.big.seen == nil {
+		r.big.seen = map[int64]bool{}
+	}
+	r.big.seen[off] = true
 	var h [bigHeaderLen]byte
 	n, _ := r.ra.ReadAt(h[:], off)
 	if int64(n) > r.size-off {

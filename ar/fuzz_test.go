@@ -22,7 +22,7 @@ func addFileSeeds(f *testing.F, patterns ...string) {
 // FuzzReader: any input gives members or an error, never a panic, and
 // never a member whose data lies outside the archive.
 func FuzzReader(f *testing.F) {
-	addFileSeeds(f, "testdata/golden/*.a", "testdata/read/*.a")
+	addFileSeeds(f, "testdata/golden/*.a", "testdata/read/*.a", "testdata/big/*.a")
 	f.Add([]byte("!<arch>\n"))
 	f.Add([]byte("!<thin>\n/0              0           0     0     644     6         `\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

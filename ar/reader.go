@@ -208,7 +208,7 @@ func (r *Reader) Next() (*Member, error) {
 func (r *Reader) Members() ([]*Member, error) {
 	saved, savedBig := r.next, r.big
 	r.next, r.err = r.firstRegular, nil
-	r.big.done = r.big.empty
+	r.big.done, r.big.seen = r.big.empty, nil
 	var ms []*Member
 	for {
 		m, err := r.Next()

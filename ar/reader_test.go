@@ -201,6 +201,7 @@ func TestReadBigAIX(t *testing.T) {
 		{"short", data[:100], "truncated or malformed archive (malformed AIX big archive: incomplete fixed length header, the archive is only100 byte(s))"},
 		{"first past end", setField(data, 68, 20, "999999"), "truncated or malformed archive (malformed AIX big archive: remaining buffer is unable to contain next archive member)"},
 		{"next not a number", setField(data, 128+20, 20, "zz"), "truncated or malformed archive (characters in NextOffset field in archive member header are not all decimal numbers: 'zz' for the archive member header at offset 128)"},
+		{"chain loops", setField(data, 128+20, 20, "128"), "truncated or malformed archive (malformed AIX big archive: the member chain comes back to the member at offset 128)"},
 		{"name length", setField(data, 128+108, 4, "x"), "truncated or malformed archive (characters in NameLen field in archive member header are not all decimal numbers: 'x' for the archive member header at offset 128)"},
 	} {
 		r, err := NewReader(bytes.NewReader(tt.data), int64(len(tt.data)), "x.a")
