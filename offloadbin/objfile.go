@@ -168,6 +168,10 @@ func coffOffloadSections(r io.ReaderAt, size int64) ([]section, error) {
 		symPtr = int64(le.Uint32(bh[48:]))
 		nsym = int64(le.Uint32(bh[52:]))
 		secTab, symSize = 56, 20
+	} else if nsec == 0xffff {
+		// LLVM 22 takes a section count of 0xFFFF for an import library's
+		// header and reads nothing more: no sections.
+		return nil, nil
 	}
 	if secTab+nsec*40 > size {
 		return nil, truncated("COFF section table", "%d sections at %#x past the end of the file (%d bytes)", nsec, secTab, size)

@@ -37,6 +37,7 @@ func TestDiffHostileObjects(t *testing.T) {
 		"coff strtab 2":        p32(win, strtab, 2),
 		"coff strtab 0":        p32(win, strtab, 0),
 		"coff nsec big":        p16(win, 2, 1000),
+		"coff nsec 0xffff":     p16(win, 2, 0xffff), // an import library header to LLVM: no sections
 		"coff opthdr big":      p16(win, 16, 60000),
 		"coff no symtab":       p32(p32(win, 8, 0), 12, 0),
 		"coff truncated":       win[:30],

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -43,7 +44,38 @@ func TestDiffArchiveMessages(t *testing.T) {
 	c := func(name string, args ...string) difftest.Case {
 		return difftest.Case{Name: name, Files: files, Args: args}
 	}
+	// COFF members: symbols, and the malformations LLVM reports or skips.
+	coff := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "ar", "testdata", "members", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	x64 := coff("coff_x64.obj")
+	le := binary.LittleEndian
+	symPtr, nsym := int(le.Uint32([]byte(x64[8:]))), int(le.Uint32([]byte(x64[12:])))
+	strtab := symPtr + 18*nsym
+	patch := func(off int, v uint32, n int) string {
+		b := []byte(x64)
+		var w [4]byte
+		le.PutUint32(w[:], v)
+		copy(b[off:off+n], w[:n])
+		return string(b)
+	}
+	files["coff.bin"] = pack(t, x64, coff("coff_i386.obj"), coff("coff_big.obj"), coff("coff_patched.obj"))
+	files["coffbad.bin"] = pack(t,
+		patch(2, 0xffff, 2),           // 0xFFFF sections: an import library's header, no symbols
+		patch(8, uint32(len(x64)), 4), // symbol table past the end: no symbols
+		patch(strtab, 1000000, 4),     // string table past the end: no symbols
+		x64[:len(x64)-1]+"x")          // string table not ending in NUL: no symbols
+	files["coffempty.bin"] = pack(t, patch(strtab, 4, 4)) // "string table empty"
+	files["coffname.bin"] = pack(t, patch(symPtr+12*18+4, 100000, 4))
 	compare(t, []difftest.Case{
+		c("COFF members", "coff.bin", "--image=file=x.a", "--archive"),
+		c("COFF members skipped symbols", "coffbad.bin", "--image=file=x.a", "--archive"),
+		c("COFF string table empty", "coffempty.bin", "--image=file=x.a", "--archive"),
+		c("COFF name past string table", "coffname.bin", "--image=file=x.a", "--archive"),
 		c("bad ELF member", "badelf.bin", "--image=file=x.a", "--archive"),
 		c("odd sizes", "odd.bin", "--image=file=x.a", "--archive"),
 		c("two archives", "knew.o", "--image=arch=gfx906,file=1.a", "--image=file=2.a", "--archive"),
