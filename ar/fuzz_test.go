@@ -105,3 +105,11 @@ func FuzzWriteRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCOFFSymbols: no panic and no unbounded allocation on any COFF input.
+func FuzzCOFFSymbols(f *testing.F) {
+	addFileSeeds(f, "testdata/members/*.obj")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		coffSymbols(bytes.NewReader(data), int64(len(data)))
+	})
+}
