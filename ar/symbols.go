@@ -125,7 +125,14 @@ type MemberError struct {
 	Err  error
 }
 
-func (e *MemberError) Error() string { return fmt.Sprintf("'%s': %v", e.Name, e.Err) }
+func (e *MemberError) Error() string {
+	// Errors that know LLVM's wording for the same problem (bitcode) give it.
+	var lm interface{ LLVMMessage() string }
+	if errors.As(e.Err, &lm) && lm.LLVMMessage() != "" {
+		return fmt.Sprintf("'%s': %s", e.Name, lm.LLVMMessage())
+	}
+	return fmt.Sprintf("'%s': %v", e.Name, e.Err)
+}
 func (e *MemberError) Unwrap() error { return e.Err }
 
 // errCOFFEOF is LLVM's message for a COFF file cut short.

@@ -118,7 +118,13 @@ const (
 type FormatError struct {
 	Off int64
 	Msg string
+	// LLVM is LLVM 22's message for the same problem, where it is known
+	// (llvm-ar and llvm-offload-binary --archive print it in a warning).
+	LLVM string
 }
+
+// LLVMMessage returns LLVM 22's message for the error, or "".
+func (e *FormatError) LLVMMessage() string { return e.LLVM }
 
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("bitcode: byte %d: %s", e.Off, e.Msg)

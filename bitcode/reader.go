@@ -3,6 +3,7 @@ package bitcode
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/goffload/goffload/internal/bitstream"
@@ -28,39 +29,44 @@ type file struct {
 }
 
 // locate finds the bitstream: the whole input, or the part a wrapper header
-// names. It checks the magic number.
+// names. It checks what LLVM 22 checks, in its order, with its messages
+// (learnt by probing llvm-ar 22): the file size is a multiple of 4; a
+// wrapper header is complete and names a range inside the file (its offset
+// may be anything, even inside the header); the stream holds at least 4
+// bytes and starts with the magic number. The stream itself need not be a
+// multiple of 4 bytes long.
 func locate(r io.ReaderAt, size int64) (off, n int64, err error) {
-	var hdr [wrapperSize]byte
-	if size < 4 {
-		return 0, 0, errAt(0, "file of %d bytes is too small for bitcode", size)
+	llvm := func(at int64, msg, llvmMsg string) (int64, int64, error) {
+		return 0, 0, &FormatError{Off: at, Msg: msg, LLVM: llvmMsg}
 	}
+	if size%4 != 0 {
+		return llvm(0, fmt.Sprintf("bitcode file of %d bytes is not a multiple of 4 bytes long", size), "Invalid bitcode signature")
+	}
+	var hdr [wrapperSize]byte
 	k := min(size, wrapperSize)
 	if got, err := r.ReadAt(hdr[:k], 0); got < int(k) {
 		return 0, 0, readErr(0, err)
 	}
 	off, n = 0, size
-	if binary.LittleEndian.Uint32(hdr[:]) == wrapperMagic {
+	if size >= 4 && binary.LittleEndian.Uint32(hdr[:]) == wrapperMagic {
 		if size < wrapperSize {
-			return 0, 0, errAt(0, "invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize)
+			return llvm(0, fmt.Sprintf("invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize), "Invalid bitcode wrapper header")
 		}
-		o := int64(binary.LittleEndian.Uint32(hdr[8:]))
-		s := int64(binary.LittleEndian.Uint32(hdr[12:]))
-		if o+s > size || o < wrapperSize {
-			return 0, 0, errAt(8, "invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", o, s, size)
-		}
-		off, n = o, s
-		if n < 4 {
-			return 0, 0, errAt(off, "invalid bitcode signature")
-		}
-		if got, err := r.ReadAt(hdr[:4], off); got < 4 {
-			return 0, 0, readErr(off, err)
+		off = int64(binary.LittleEndian.Uint32(hdr[8:]))
+		n = int64(binary.LittleEndian.Uint32(hdr[12:]))
+		if off+n > size {
+			return llvm(8, fmt.Sprintf("invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", off, n, size), "Invalid bitcode wrapper header")
 		}
 	}
-	if string(hdr[:4]) != bitcodeMagic {
-		return 0, 0, errAt(off, "invalid bitcode signature % x", hdr[:4])
+	if n < 4 {
+		return llvm(off, fmt.Sprintf("bitcode stream of %d bytes is too small for the magic number", n), "file too small to contain bitcode header")
 	}
-	if n%4 != 0 {
-		return 0, 0, errAt(off, "bitcode stream of %d bytes is not a multiple of 4 bytes long", n)
+	var magic [4]byte
+	if got, err := r.ReadAt(magic[:], off); got < 4 {
+		return 0, 0, readErr(off, err)
+	}
+	if string(magic[:]) != bitcodeMagic {
+		return llvm(off, fmt.Sprintf("invalid bitcode signature % x", magic[:]), "file doesn't start with bitcode header")
 	}
 	return off, n, nil
 }
@@ -86,12 +92,26 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 	pendingStrtab := 0         // modules from here on still lack a STRTAB
 	symtabWantsStrtab := false // a SYMTAB was seen and no STRTAB after it
 	for !c.AtEnd() {
+		// The top level uses 2-bit abbreviation IDs; END_BLOCK there is
+		// LLVM's "Malformed block".
+		pos := c.Pos()
+		if id, err := c.Read(2); err == nil && id == bitstream.EndBlock {
+			return nil, &FormatError{Off: c.AbsBit(pos) / 8, Msg: "malformed block: END_BLOCK at the top level", LLVM: "Malformed block"}
+		}
+		if err := c.JumpTo(pos); err != nil {
+			return nil, err
+		}
 		e, err := c.Advance()
 		if err != nil {
 			return nil, err
 		}
-		if e.Kind != bitstream.KindSubBlock {
-			return nil, errAt(c.AbsBit(c.Pos())/8, "malformed block: a record or END_BLOCK at the top level")
+		switch e.Kind {
+		case bitstream.KindRecord:
+			// LLVM skips records at the top level.
+			if _, err := c.ReadRecord(e.ID); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		switch e.ID {
 		case blockModule:
@@ -126,9 +146,9 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 			}
 		}
 	}
-	if len(f.mods) == 0 {
-		return nil, errAt(off, "no module in the bitcode file")
-	}
+	// No module is not an error here: LLVM's archive writer takes such a
+	// file for an object without symbols; a single module is required
+	// where one is read (EmbeddedObjects).
 	return f, nil
 }
 

@@ -39,6 +39,9 @@ func Symbols(r io.ReaderAt, size int64) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(f.mods) == 0 {
+		return nil, nil // an object without symbols, to LLVM
+	}
 	names, producer, err := f.symbols()
 	if errors.Is(err, errNoSymtab) {
 		return f.irSymbols()
