@@ -82,11 +82,19 @@ func TestDiffArchiveMessages(t *testing.T) {
 	}
 	bc := "BC\xc0\xde"
 	files["badbc.bin"] = pack(t, bc+"\x01\x02\x03\x04garbage", "plain")
+	// A record at the top level (abbreviation 3, code 1, three operands:
+	// 32 bits) is skipped.
+	syms, err := os.ReadFile(filepath.Join("..", "..", "bitcode", "testdata", "syms.bc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["toprecord.bin"] = pack(t, string(syms[:4])+"\x07\x03\x00\x00"+string(syms[4:]))
 	files["nomodule.bin"] = pack(t, bc, bc+"\x01\x02\x03\x04garb", wrap(20, 5, bc+"\x00\x00\x00\x00"))
 	files["badwrap.bin"] = pack(t, wrap(20, 4, "")[:16], wrap(20, 100, bc), wrap(20, 3, bc), wrap(4, 8, ""), bc+strings.Repeat("\x00", 12))
 	compare(t, []difftest.Case{
 		c("bad bitcode member", "badbc.bin", "--image=file=x.a", "--archive"),
 		c("bitcode without module", "nomodule.bin", "--image=file=x.a", "--archive"),
+		c("bitcode top-level record", "toprecord.bin", "--image=file=x.a", "--archive"),
 		c("bad bitcode wrappers", "badwrap.bin", "--image=file=x.a", "--archive"),
 		c("COFF members", "coff.bin", "--image=file=x.a", "--archive"),
 		c("COFF members skipped symbols", "coffbad.bin", "--image=file=x.a", "--archive"),
