@@ -84,7 +84,7 @@ func TestDiffArchiveMessages(t *testing.T) {
 	files["badbc.bin"] = pack(t, bc+"\x01\x02\x03\x04garbage", "plain")
 	// A record at the top level (abbreviation 3, code 1, three operands:
 	// 32 bits) is skipped.
-	syms, err := os.ReadFile(filepath.Join("..", "..", "bitcode", "testdata", "syms.bc"))
+	syms, err := os.ReadFile(filepath.Join("..", "..", "bitcode", "testdata", "hipdev.bc"))
 	if err != nil {
 		t.Fatal(err)
 	}
