@@ -4,7 +4,8 @@
 // Reading covers GNU/SysV archives (a "/" or "/SYM64/" symbol table and a
 // "//" long-name table), BSD archives ("#1/<len>" names, "__.SYMDEF" symbol
 // tables) and thin archives ("!<thin>\n", whose members are files named
-// relative to the archive's folder). Only headers are parsed; member data is
+// relative to the archive's folder), and AIX big archives ("<bigaf>\n",
+// members only: their symbol tables are not read). Only headers are parsed; member data is
 // streamed through io.SectionReader on demand. Malformed archives give a
 // *FormatError that names the archive, the offset and the field, and that
 // carries LLVM 22's own message for the same malformation (see
@@ -32,9 +33,10 @@ import (
 type Kind int
 
 const (
-	GNU  Kind = iota // "!<arch>\n" with GNU/SysV names ("name/", "/123", "/", "//")
-	BSD              // "!<arch>\n" with BSD names ("#1/<len>", "__.SYMDEF")
-	Thin             // "!<thin>\n": GNU names, member data in separate files
+	GNU    Kind = iota // "!<arch>\n" with GNU/SysV names ("name/", "/123", "/", "//")
+	BSD                // "!<arch>\n" with BSD names ("#1/<len>", "__.SYMDEF")
+	Thin               // "!<thin>\n": GNU names, member data in separate files
+	BigAIX             // "<bigaf>\n": AIX big archive (read only)
 )
 
 func (k Kind) String() string {
@@ -45,6 +47,8 @@ func (k Kind) String() string {
 		return "BSD"
 	case Thin:
 		return "thin"
+	case BigAIX:
+		return "AIX big"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }

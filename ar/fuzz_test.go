@@ -22,7 +22,7 @@ func addFileSeeds(f *testing.F, patterns ...string) {
 // FuzzReader: any input gives members or an error, never a panic, and
 // never a member whose data lies outside the archive.
 func FuzzReader(f *testing.F) {
-	addFileSeeds(f, "testdata/golden/*.a", "testdata/read/*.a")
+	addFileSeeds(f, "testdata/golden/*.a", "testdata/read/*.a", "testdata/big/*.a")
 	f.Add([]byte("!<arch>\n"))
 	f.Add([]byte("!<thin>\n/0              0           0     0     644     6         `\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -103,5 +103,13 @@ func FuzzWriteRead(f *testing.F) {
 				t.Fatalf("member %d: %q %q, want %q %q", i, m.Name, got, fs[i].name, fs[i].data)
 			}
 		}
+	})
+}
+
+// FuzzCOFFSymbols: no panic and no unbounded allocation on any COFF input.
+func FuzzCOFFSymbols(f *testing.F) {
+	addFileSeeds(f, "testdata/members/*.obj")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		coffSymbols(bytes.NewReader(data), int64(len(data)))
 	})
 }

@@ -69,6 +69,7 @@ type Reader struct {
 	strict bool
 
 	symtab       *rawMember // "/", "/SYM64/" or "__.SYMDEF*"; nil if absent
+	big          bigState   // BigAIX only
 	strtab       []byte     // "//" contents
 	firstRegular int64      // offset of the first regular member header
 	next         int64      // offset of the next header for Next
@@ -101,6 +102,12 @@ func NewReader(r io.ReaderAt, size int64, path string, opts ...Option) (*Reader,
 		ar.kind = GNU
 	case magicThin:
 		ar.kind = Thin
+	case magicBig:
+		ar.kind = BigAIX
+		if err := ar.initBig(); err != nil {
+			return nil, err
+		}
+		return ar, nil
 	default:
 		return nil, &FormatError{Path: path, Field: "magic", Msg: fmt.Sprintf("not an archive: magic %q, want %q or %q", magic[:], magicGNU, magicThin), LLVM: "file too small to be an archive"}
 	}
@@ -189,6 +196,13 @@ func (r *Reader) Next() (*Member, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	if r.kind == BigAIX {
+		m, err := r.nextBig()
+		if err != nil && r.err == nil {
+			r.err = err
+		}
+		return m, err
+	}
 	if r.next >= r.size {
 		r.err = io.EOF
 		return nil, r.err
@@ -209,8 +223,9 @@ func (r *Reader) Next() (*Member, error) {
 
 // Members returns all regular members in archive order.
 func (r *Reader) Members() ([]*Member, error) {
-	saved := r.next
+	saved, savedBig := r.next, r.big
 	r.next, r.err = r.firstRegular, nil
+	r.big.done, r.big.seen = r.big.empty, nil
 	var ms []*Member
 	for {
 		m, err := r.Next()
@@ -222,7 +237,7 @@ func (r *Reader) Members() ([]*Member, error) {
 		}
 		ms = append(ms, m)
 	}
-	r.next, r.err = saved, nil
+	r.next, r.err, r.big = saved, nil, savedBig
 	return ms, nil
 }
 

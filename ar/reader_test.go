@@ -156,3 +156,75 @@ func TestThinEscapingPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestReadBigAIX reads an AIX big archive made by llvm-ar 22
+// (--format=bigarchive, from the members of testdata/read/gnu.a): members
+// follow the chain from the first to the last member; the symbol table is
+// not read.
+func TestReadBigAIX(t *testing.T) {
+	r := openArchive(t, "testdata/big/bigaix.a")
+	if r.Kind() != BigAIX {
+		t.Errorf("Kind = %v", r.Kind())
+	}
+	ms, err := r.Members()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := []struct{ name, file string }{
+		{"g.o", "g_gcc.o"}, {"averyveryverylongname_member.o", "a_clang.o"}, {"text.txt", "text.txt"}, {"odd.bin", "odd.bin"},
+	}
+	if len(ms) != len(refs) {
+		t.Fatalf("%d members, want %d", len(ms), len(refs))
+	}
+	for i, m := range ms {
+		if m.Name != refs[i].name || m.Mode != 0o644 {
+			t.Errorf("member %d: %q mode %o", i, m.Name, m.Mode)
+		}
+		sr, _ := m.Open()
+		data, _ := io.ReadAll(sr)
+		want, _ := os.ReadFile(filepath.Join("testdata/members", refs[i].file))
+		if !bytes.Equal(data, want) {
+			t.Errorf("member %s: data differs from %s", m.Name, refs[i].file)
+		}
+	}
+	// Next after Members starts from the beginning as well.
+	if m, err := r.Next(); err != nil || m.Name != "g.o" {
+		t.Errorf("Next: %v %v", m, err)
+	}
+
+	data, _ := os.ReadFile("testdata/big/bigaix.a")
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want string // LLVM 22's message
+	}{
+		{"short", data[:100], "truncated or malformed archive (malformed AIX big archive: incomplete fixed length header, the archive is only100 byte(s))"},
+		{"first past end", setField(data, 68, 20, "999999"), "truncated or malformed archive (malformed AIX big archive: remaining buffer is unable to contain next archive member)"},
+		{"next not a number", setField(data, 128+20, 20, "zz"), "truncated or malformed archive (characters in NextOffset field in archive member header are not all decimal numbers: 'zz' for the archive member header at offset 128)"},
+		{"chain loops", setField(data, 128+20, 20, "128"), "truncated or malformed archive (malformed AIX big archive: the member chain comes back to the member at offset 128)"},
+		{"name length", setField(data, 128+108, 4, "x"), "truncated or malformed archive (characters in NameLen field in archive member header are not all decimal numbers: 'x' for the archive member header at offset 128)"},
+	} {
+		r, err := NewReader(bytes.NewReader(tt.data), int64(len(tt.data)), "x.a")
+		if err == nil {
+			_, err = r.Members()
+		}
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.LLVM != tt.want {
+			t.Errorf("%s: %v, want LLVM message %q", tt.name, err, tt.want)
+		}
+	}
+	// No first member: an empty archive.
+	r2, err := NewReader(bytes.NewReader(setField(data, 68, 20, "0")), int64(len(data)), "x.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r2.Next(); err != io.EOF {
+		t.Errorf("no first member: %v, want EOF", err)
+	}
+}
+
+func setField(b []byte, off, n int, v string) []byte {
+	out := bytes.Clone(b)
+	copy(out[off:off+n], v+strings.Repeat(" ", n-len(v)))
+	return out
+}

@@ -22,8 +22,9 @@ var BitcodeSymbols func(r io.ReaderAt, size int64) ([]string, error) = bitcode.S
 var ErrNoBitcodeReader = errors.New("ar: no bitcode symbol reader (BitcodeSymbols is nil)")
 
 // ErrUnsupportedObject is returned (wrapped) for members that LLVM would read
-// as an object file of a format this package does not implement (COFF,
-// Mach-O, wasm, XCOFF, GOFF, ...), since their symbols cannot be computed.
+// as an object file of a format this package does not implement (COFF
+// import libraries, Mach-O, wasm, XCOFF, GOFF, ...), since their symbols
+// cannot be computed.
 var ErrUnsupportedObject = errors.New("ar: object format not supported for the symbol table")
 
 // objKind is what LLVM's identify_magic makes of a member, reduced to what
@@ -34,7 +35,7 @@ const (
 	objNone    objKind = iota // not a symbolic file: contributes nothing
 	objELF                    // ELF: parsed here
 	objBitcode                // LLVM bitcode (raw or wrapper)
-	objCOFF                   // COFF object: only the symbol-less case is handled
+	objCOFF                   // COFF object (also bigobj)
 	objOther                  // another object format LLVM reads (unsupported here)
 )
 
@@ -54,8 +55,10 @@ func classify(b []byte) (objKind, string) {
 	case b[0] == 'B' && b[1] == 'C' && b[2] == 0xc0 && b[3] == 0xde,
 		b[0] == 0xde && b[1] == 0xc0 && b[2] == 0x17 && b[3] == 0x0b:
 		return objBitcode, "bitcode"
+	case isBigObj(b):
+		return objCOFF, "COFF bigobj"
 	case b[0] == 0 && b[1] == 0 && b[2] == 0xff && b[3] == 0xff:
-		return objOther, "COFF import library or bigobj"
+		return objOther, "COFF import library"
 	case b[0] == 0 && b[1] == 0:
 		return objCOFF, "COFF (unknown machine)"
 	case b[0] == 0 && b[1] == 'a' && b[2] == 's' && b[3] == 'm':
@@ -81,7 +84,7 @@ func classify(b []byte) (objKind, string) {
 // file, even one without symbols, makes the writer emit a symbol table).
 // warn receives LLVM's warning for unreadable bitcode; it may be nil.
 func MemberSymbols(name string, r io.ReaderAt, size int64, warn func(error)) (syms []string, isObject bool, err error) {
-	var head [18]byte
+	var head [28]byte
 	n, _ := r.ReadAt(head[:min(int64(len(head)), size)], 0)
 	kind, what := classify(head[:n])
 	switch kind {
@@ -106,10 +109,11 @@ func MemberSymbols(name string, r io.ReaderAt, size int64, warn func(error)) (sy
 		}
 		return syms, true, nil
 	case objCOFF:
-		if err := coffWithoutSymbols(r, size); err != nil {
+		syms, err := coffSymbols(r, size)
+		if err != nil {
 			return nil, false, &MemberError{Name: name, Err: err}
 		}
-		return nil, true, nil
+		return syms, true, nil
 	}
 	return nil, false, &MemberError{Name: name, Err: fmt.Errorf("%w: %s", ErrUnsupportedObject, what)}
 }
@@ -121,31 +125,15 @@ type MemberError struct {
 	Err  error
 }
 
-func (e *MemberError) Error() string { return fmt.Sprintf("'%s': %v", e.Name, e.Err) }
+func (e *MemberError) Error() string {
+	// Errors that know LLVM's wording for the same problem (bitcode) give it.
+	var lm interface{ LLVMMessage() string }
+	if errors.As(e.Err, &lm) && lm.LLVMMessage() != "" {
+		return fmt.Sprintf("'%s': %s", e.Name, lm.LLVMMessage())
+	}
+	return fmt.Sprintf("'%s': %v", e.Name, e.Err)
+}
 func (e *MemberError) Unwrap() error { return e.Err }
 
 // errCOFFEOF is LLVM's message for a COFF file cut short.
 var errCOFFEOF = errors.New("The end of the file was unexpectedly encountered")
-
-// coffWithoutSymbols accepts the COFF files whose archive symbols are known
-// without a COFF symbol reader: a complete header and section table and no
-// symbol table (such as a data blob of zeros, which LLVM takes for a COFF
-// object of unknown machine). Files cut short give LLVM's error; any other
-// COFF file gives ErrUnsupportedObject.
-func coffWithoutSymbols(r io.ReaderAt, size int64) error {
-	var h [20]byte // IMAGE_FILE_HEADER
-	if size < int64(len(h)) || readFull(r, h[:], 0) != nil {
-		return errCOFFEOF
-	}
-	nsec := int64(h[2]) | int64(h[3])<<8
-	symPtr := uint32(h[8]) | uint32(h[9])<<8 | uint32(h[10])<<16 | uint32(h[11])<<24
-	nsym := uint32(h[12]) | uint32(h[13])<<8 | uint32(h[14])<<16 | uint32(h[15])<<24
-	optSize := int64(h[16]) | int64(h[17])<<8
-	if 20+optSize+40*nsec > size {
-		return errCOFFEOF
-	}
-	if nsym != 0 || symPtr != 0 {
-		return fmt.Errorf("%w: COFF with a symbol table", ErrUnsupportedObject)
-	}
-	return nil
-}

@@ -68,7 +68,7 @@ func TestNoModule(t *testing.T) {
 		if err != nil || syms != nil {
 			t.Errorf("%q: Symbols: %q, %v; want no symbols and no error", data, syms, err)
 		}
-		if _, err := EmbeddedObjects(bytes.NewReader(data), int64(len(data))); err == nil || !strings.Contains(err.Error(), "no module") {
+		if _, err := EmbeddedObjects(bytes.NewReader(data), int64(len(data))); err == nil || !strings.Contains(err.Error(), "single module") {
 			t.Errorf("%q: EmbeddedObjects: %v, want a no-module error", data, err)
 		}
 	}
@@ -91,6 +91,54 @@ func TestWrapperAroundStream(t *testing.T) {
 	want := readSyms(t, "testdata/syms.syms")
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A stream without a module (the magic number alone, or with at most 8
+// bytes after it) is, for LLVM 22's archive writer, an object without
+// symbols (no warning); a module is needed to read embedded objects.
+func TestNoModuleStream(t *testing.T) {
+	for _, data := range [][]byte{[]byte("BC\xc0\xde"), []byte("BC\xc0\xde\x01\x02\x03\x04garb")} {
+		syms, err := Symbols(bytes.NewReader(data), int64(len(data)))
+		if err != nil || syms != nil {
+			t.Errorf("%q: Symbols: %q, %v; want none and no error", data, syms, err)
+		}
+		if _, err := EmbeddedObjects(bytes.NewReader(data), int64(len(data))); err == nil || !strings.Contains(err.Error(), "single module") {
+			t.Errorf("%q: EmbeddedObjects: %v", data, err)
+		}
+	}
+}
+
+// LLVM 22's messages for streams it cannot open (printed by llvm-ar and
+// llvm-offload-binary --archive in a warning).
+func TestLLVMMessagesWrapper(t *testing.T) {
+	wrap := func(off, size uint32, body string) []byte {
+		h := make([]byte, 20)
+		binary.LittleEndian.PutUint32(h, wrapperMagic)
+		binary.LittleEndian.PutUint32(h[8:], off)
+		binary.LittleEndian.PutUint32(h[12:], size)
+		return append(h, body...)
+	}
+	for _, tc := range []struct {
+		data []byte
+		want string
+	}{
+		{[]byte("BC\xc0\xde\x00\x00\x00\x00\x00"), "Invalid bitcode signature"},
+		{wrap(20, 4, "")[:16], "Invalid bitcode wrapper header"},
+		{wrap(20, 8, "BC\xc0\xde"), "Invalid bitcode wrapper header"},
+		{wrap(20, 3, "BC\xc0\xde"), "file too small to contain bitcode header"},
+		{wrap(4, 8, ""), "file doesn't start with bitcode header"},
+		{append([]byte("BC\xc0\xde"), make([]byte, 12)...), "Malformed block"},
+	} {
+		_, err := Symbols(bytes.NewReader(tc.data), int64(len(tc.data)))
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.LLVMMessage() != tc.want {
+			t.Errorf("% x: %v, want LLVM's %q", tc.data, err, tc.want)
+		}
+	}
+	// A wrapped stream of any length: 1 byte after the magic is no module.
+	if syms, err := Symbols(bytes.NewReader(wrap(20, 5, "BC\xc0\xde\x00\x00\x00\x00")), 28); err != nil || syms != nil {
+		t.Errorf("wrapped 5-byte stream: %q, %v", syms, err)
 	}
 }
 

@@ -128,6 +128,9 @@ type FormatError struct {
 	LLVM string
 }
 
+// LLVMMessage returns LLVM 22's message for the error, or "".
+func (e *FormatError) LLVMMessage() string { return e.LLVM }
+
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("bitcode: byte %d: %s", e.Off, e.Msg)
 }

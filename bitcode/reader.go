@@ -3,6 +3,7 @@ package bitcode
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/goffload/goffload/internal/bitstream"
@@ -28,42 +29,44 @@ type file struct {
 }
 
 // locate finds the bitstream: the whole input, or the part a wrapper header
-// names. It checks the sizes and the magic number in LLVM's order.
+// names. It checks what LLVM 22 checks, in its order, with its messages
+// (learnt by probing llvm-ar 22): the file size is a multiple of 4; a
+// wrapper header is complete and names a range inside the file (its offset
+// may be anything, even inside the header); the stream holds at least 4
+// bytes and starts with the magic number. The stream itself need not be a
+// multiple of 4 bytes long.
 func locate(r io.ReaderAt, size int64) (off, n int64, err error) {
-	var hdr [wrapperSize]byte
-	if size < 4 {
-		return 0, 0, llvmErrAt(0, "Invalid bitcode signature", "file of %d bytes is too small for bitcode", size)
+	llvm := func(at int64, msg, llvmMsg string) (int64, int64, error) {
+		return 0, 0, &FormatError{Off: at, Msg: msg, LLVM: llvmMsg}
 	}
 	if size%4 != 0 {
-		// LLVM checks the size of the whole file, wrapper or not.
-		return 0, 0, llvmErrAt(0, "Invalid bitcode signature", "bitcode file of %d bytes is not a multiple of 4 bytes long", size)
+		return llvm(0, fmt.Sprintf("bitcode file of %d bytes is not a multiple of 4 bytes long", size), "Invalid bitcode signature")
 	}
+	var hdr [wrapperSize]byte
 	k := min(size, wrapperSize)
 	if got, err := r.ReadAt(hdr[:k], 0); got < int(k) {
 		return 0, 0, readErr(0, err)
 	}
 	off, n = 0, size
-	if binary.LittleEndian.Uint32(hdr[:]) == wrapperMagic {
+	if size >= 4 && binary.LittleEndian.Uint32(hdr[:]) == wrapperMagic {
 		if size < wrapperSize {
-			return 0, 0, llvmErrAt(0, "Invalid bitcode wrapper header", "invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize)
+			return llvm(0, fmt.Sprintf("invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize), "Invalid bitcode wrapper header")
 		}
-		o := int64(binary.LittleEndian.Uint32(hdr[8:]))
-		s := int64(binary.LittleEndian.Uint32(hdr[12:]))
-		if o+s > size {
-			return 0, 0, llvmErrAt(8, "Invalid bitcode wrapper header", "invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", o, s, size)
-		}
-		// LLVM neither requires the bitcode to follow the header nor its
-		// size to be a multiple of 4.
-		off, n = o, s
-		if n < 4 {
-			return 0, 0, llvmErrAt(off, "file too small to contain bitcode header", "invalid bitcode signature: %d bytes of bitcode", n)
-		}
-		if got, err := r.ReadAt(hdr[:4], off); got < 4 {
-			return 0, 0, readErr(off, err)
+		off = int64(binary.LittleEndian.Uint32(hdr[8:]))
+		n = int64(binary.LittleEndian.Uint32(hdr[12:]))
+		if off+n > size {
+			return llvm(8, fmt.Sprintf("invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", off, n, size), "Invalid bitcode wrapper header")
 		}
 	}
-	if string(hdr[:4]) != bitcodeMagic {
-		return 0, 0, llvmErrAt(off, "file doesn't start with bitcode header", "invalid bitcode signature % x", hdr[:4])
+	if n < 4 {
+		return llvm(off, fmt.Sprintf("bitcode stream of %d bytes is too small for the magic number", n), "file too small to contain bitcode header")
+	}
+	var magic [4]byte
+	if got, err := r.ReadAt(magic[:], off); got < 4 {
+		return 0, 0, readErr(off, err)
+	}
+	if string(magic[:]) != bitcodeMagic {
+		return llvm(off, fmt.Sprintf("invalid bitcode signature % x", magic[:]), "file doesn't start with bitcode header")
 	}
 	return off, n, nil
 }
@@ -74,10 +77,6 @@ func readErr(off int64, err error) error {
 	}
 	return &FormatError{Off: off, Msg: "reading: " + err.Error()}
 }
-
-// errNoModule is openFile's error for a file without modules, which LLVM
-// reads without complaint (a symbolic file with no symbols).
-var errNoModule = &FormatError{Msg: "no module in the bitcode file"}
 
 // openFile walks the top-level blocks.
 func openFile(r io.ReaderAt, size int64) (*file, error) {
@@ -93,13 +92,23 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 	pendingStrtab := 0         // modules from here on still lack a STRTAB
 	symtabWantsStrtab := false // a SYMTAB was seen and no STRTAB after it
 	for !c.AtEnd() {
+		// The top level uses 2-bit abbreviation IDs; END_BLOCK there is
+		// LLVM's "Malformed block".
+		pos := c.Pos()
+		if id, err := c.Read(2); err == nil && id == bitstream.EndBlock {
+			return nil, &FormatError{Off: c.AbsBit(pos) / 8, Msg: "malformed block: END_BLOCK at the top level", LLVM: "Malformed block"}
+		}
+		if err := c.JumpTo(pos); err != nil {
+			return nil, err
+		}
 		e, err := c.Advance()
 		if err != nil {
 			return nil, err
 		}
-		if e.Kind != bitstream.KindSubBlock {
+		switch e.Kind {
+		case bitstream.KindRecord:
 			// LLVM skips records at the top level.
-			if err := c.SkipRecord(e.ID); err != nil {
+			if _, err := c.ReadRecord(e.ID); err != nil {
 				return nil, err
 			}
 			continue
@@ -149,9 +158,9 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 			}
 		}
 	}
-	if len(f.mods) == 0 {
-		return nil, errNoModule
-	}
+	// No module is not an error here: LLVM's archive writer takes such a
+	// file for an object without symbols; a single module is required
+	// where one is read (EmbeddedObjects).
 	return f, nil
 }
 

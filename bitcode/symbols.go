@@ -36,11 +36,11 @@ var errNoSymtab = errors.New("no usable irsymtab")
 // trusted, and without one the error wraps ErrSymtabRebuild.
 func Symbols(r io.ReaderAt, size int64) ([]string, error) {
 	f, err := openFile(r, size)
-	if err == errNoModule {
-		return nil, nil // LLVM reads it as a file with no symbols
-	}
 	if err != nil {
 		return nil, err
+	}
+	if len(f.mods) == 0 {
+		return nil, nil // an object without symbols, to LLVM
 	}
 	names, producer, err := f.symbols()
 	if errors.Is(err, errNoSymtab) {

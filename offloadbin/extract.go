@@ -36,14 +36,15 @@ func (t FileType) String() string {
 }
 
 // IdentifyLen is how many leading bytes Identify needs at most.
-const IdentifyLen = 18
+const IdentifyLen = 28
 
 // Identify classifies a file by its first bytes as LLVM 22 does for the
 // offload tools: OffloadBinary magic, bitcode (raw or wrapped), archives
 // (GNU/BSD "!<arch>\n", thin "!<thin>\n", AIX big "<bigaf>\n"), ELF
 // relocatable, executable or shared objects (not core files), and COFF
 // objects by machine type, including the unknown machine 0 ("00 00" not
-// followed by "FF FF"). Anything shorter than 4 bytes is unknown.
+// followed by "FF FF"), and COFF bigobj objects. Anything shorter than 4
+// bytes is unknown.
 func Identify(head []byte) FileType {
 	if len(head) < 4 {
 		return TypeUnknown
@@ -71,7 +72,21 @@ func Identify(head []byte) FileType {
 	if isCOFFMachine(head[0], head[1]) || head[0] == 0 && head[1] == 0 && !(head[2] == 0xff && head[3] == 0xff) {
 		return TypeCOFF
 	}
+	if isBigObj(head) {
+		return TypeCOFF
+	}
+	// Other "00 00 FF FF" files are import libraries (or /GL objects):
+	// nothing to extract.
 	return TypeUnknown
+}
+
+// bigObjMagic is the class ID of a COFF "bigobj" object (more than 65279
+// sections), at offset 12 of its 56-byte header.
+var bigObjMagic = [16]byte{0xc7, 0xa1, 0xba, 0xd1, 0xee, 0xba, 0xa9, 0x4b, 0xaf, 0x20, 0xfa, 0xf6, 0x6a, 0xa4, 0xdc, 0xb8}
+
+func isBigObj(head []byte) bool {
+	return len(head) >= 28 && head[0] == 0 && head[1] == 0 && head[2] == 0xff && head[3] == 0xff &&
+		[16]byte(head[12:28]) == bigObjMagic
 }
 
 // isCOFFMachine reports whether the first two bytes are a COFF machine type
@@ -109,7 +124,12 @@ type Found struct {
 // buffer identifier reported in Found.Container (and, for thin archives,
 // the path their members are resolved against).
 func Extract(r io.ReaderAt, size int64, name string, opts ...ReadOption) ([]Found, error) {
-	return extract(r, size, name, newConfig(opts), 0)
+	cfg := newConfig(opts)
+	out, err := extract(r, size, name, cfg, 0)
+	if err = cfg.result(err); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 const maxArchiveDepth = 64

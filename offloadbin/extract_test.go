@@ -43,6 +43,7 @@ func TestExtractContainers(t *testing.T) {
 		{"inc_coff_arm64.obj", slices.Repeat([]string{in("inc_coff_arm64.obj")}, 4)},
 		{"inc_coff_i386.obj", slices.Repeat([]string{in("inc_coff_i386.obj")}, 4)},
 		{"omp_win.obj", []string{in("omp_win.obj")}},
+		{"omp_big.obj", []string{in("omp_big.obj")}}, // omp_win.obj as a COFF bigobj (tobigobj.py)
 		{"inc_macho.o", nil},
 		{"khost.bc", slices.Repeat([]string{in("khost.bc")}, 2)},
 		{"libk.a", []string{"knew.o", "knew.o", "omp.o"}},

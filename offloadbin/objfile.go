@@ -142,6 +142,37 @@ func coffOffloadSections(r io.ReaderAt, size int64) ([]section, error) {
 	nsym := int64(le.Uint32(fh[12:]))
 	optSize := int64(le.Uint16(fh[16:]))
 	secTab := 20 + optSize
+	symSize := int64(18)
+	var magic [28]byte
+	if size >= int64(len(magic)) {
+		if _, err := readFull(r, magic[:], 0); err != nil {
+			return nil, err
+		}
+	}
+	if isBigObj(magic[:]) {
+		// The 56-byte bigobj header: 32-bit section count, no optional
+		// header, 20-byte symbol records.
+		// LLVM reads a file too short for it, or of version 0 or 1, as a
+		// COFF object without sections.
+		var bh [56]byte
+		if size < int64(len(bh)) {
+			return nil, nil
+		}
+		if _, err := readFull(r, bh[:], 0); err != nil {
+			return nil, err
+		}
+		if le.Uint16(bh[4:]) < 2 {
+			return nil, nil
+		}
+		nsec = int64(le.Uint32(bh[44:]))
+		symPtr = int64(le.Uint32(bh[48:]))
+		nsym = int64(le.Uint32(bh[52:]))
+		secTab, symSize = 56, 20
+	} else if nsec == 0xffff {
+		// LLVM 22 takes a section count of 0xFFFF for an import library's
+		// header and reads nothing more: no sections.
+		return nil, nil
+	}
 	if secTab+nsec*40 > size {
 		return nil, truncated("COFF section table", "%d sections at %#x past the end of the file (%d bytes)", nsec, secTab, size)
 	}
@@ -150,7 +181,7 @@ func coffOffloadSections(r io.ReaderAt, size int64) ([]section, error) {
 	// name needs it.
 	var strtab []byte
 	if symPtr != 0 {
-		start := symPtr + nsym*18
+		start := symPtr + nsym*symSize
 		var sz [4]byte
 		if start+4 <= size {
 			if _, err := readFull(r, sz[:], start); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 
@@ -17,6 +18,35 @@ type readConfig struct {
 	v1Only bool
 	// maxInflated bounds the decompressed size of a compressed v3 binary.
 	maxInflated int64
+	// overread is, with v1Only, the first binary whose fields LLVM 22 does
+	// not check and that would make it read out of bounds (an image or
+	// string past the binary's end): LLVM carries on there, with garbage
+	// or a crash, and reports the next real parse error if there is one.
+	// So do we: such a binary is skipped, and overread is the error only
+	// when nothing after it fails.
+	overread error
+}
+
+// errSkip tells readV1 that readEntry recorded an overread.
+var errSkip = errors.New("offloadbin: binary skipped")
+
+// beyond handles an error LLVM 22 does not check for (see overread).
+func (c *readConfig) beyond(err error) error {
+	if !c.v1Only {
+		return err
+	}
+	if c.overread == nil {
+		c.overread = err
+	}
+	return errSkip
+}
+
+// result returns err, or, when there is none, a recorded overread.
+func (c *readConfig) result(err error) error {
+	if err == nil {
+		return c.overread
+	}
+	return err
 }
 
 // V1Only makes the reader behave like LLVM 22.1.8: only version 1 is
@@ -47,7 +77,8 @@ func newConfig(opts []ReadOption) *readConfig {
 // the next multiple of 8. With V1Only the reader behaves as LLVM 22.
 func ReadAll(r io.ReaderAt, size int64, opts ...ReadOption) ([]*Binary, error) {
 	var out []*Binary
-	err := newConfig(opts).readAll(r, size, func(b *Binary) { out = append(out, b) })
+	cfg := newConfig(opts)
+	err := cfg.result(cfg.readAll(r, size, func(b *Binary) { out = append(out, b) }))
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +109,12 @@ func Read(r io.ReaderAt, off, end int64, opts ...ReadOption) ([]*Binary, int64, 
 	if off < 0 || end < off {
 		return nil, 0, fmt.Errorf("offloadbin: bad range [%d, %d)", off, end)
 	}
-	return newConfig(opts).read(r, off, end-off)
+	cfg := newConfig(opts)
+	bins, n, err := cfg.read(r, off, end-off)
+	if err = cfg.result(err); err != nil {
+		return nil, 0, err
+	}
+	return bins, n, nil
 }
 
 func hasMagicAt(r io.ReaderAt, off, size int64) bool {
@@ -168,6 +204,9 @@ func (c *readConfig) readV1(r io.ReaderAt, off, avail int64, h *header) ([]*Bina
 		return nil, 0, err
 	}
 	b, err := c.readEntry(r, off, size, eb[:], stringEntrySize)
+	if err == errSkip {
+		return nil, size, nil
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -201,11 +240,15 @@ func (c *readConfig) readEntry(r io.ReaderAt, off, size int64, eb []byte, strEnt
 		return fail(ErrTruncated, "string entries offset", "%d past the binary's %d bytes", strOff, size)
 	}
 	// Not checked by LLVM 22 (it reads out of bounds or crashes).
+	beyond := func(field, format string, a ...any) (*Binary, error) {
+		_, err := fail(ErrTruncated, field, format, a...)
+		return nil, c.beyond(err)
+	}
 	if numStr > (usize-strOff)/uint64(strEntSize) {
-		return fail(ErrTruncated, "string entries", "%d entries of %d bytes at %d do not fit in the binary's %d bytes", numStr, strEntSize, strOff, size)
+		return beyond("string entries", "%d entries of %d bytes at %d do not fit in the binary's %d bytes", numStr, strEntSize, strOff, size)
 	}
 	if imgSize > usize-imgOff {
-		return fail(ErrTruncated, "image size", "%d bytes at %d past the binary's %d bytes", imgSize, imgOff, size)
+		return beyond("image size", "%d bytes at %d past the binary's %d bytes", imgSize, imgOff, size)
 	}
 	b.image = io.NewSectionReader(r, off+int64(imgOff), int64(imgSize))
 	if numStr == 0 {
@@ -221,7 +264,7 @@ func (c *readConfig) readEntry(r io.ReaderAt, off, size int64, eb []byte, strEnt
 		e := raw[int64(i)*strEntSize:]
 		k, err := st.cstring(le.Uint64(e[0:]))
 		if err != nil {
-			return fail(ErrTruncated, fmt.Sprintf("string entry %d key", i), "%v", err)
+			return beyond(fmt.Sprintf("string entry %d key", i), "%v", err)
 		}
 		var v string
 		if strEntSize == stringEntrySize {
@@ -230,7 +273,7 @@ func (c *readConfig) readEntry(r io.ReaderAt, off, size int64, eb []byte, strEnt
 			v, err = st.bytes(le.Uint64(e[8:]), le.Uint64(e[16:]))
 		}
 		if err != nil {
-			return fail(ErrTruncated, fmt.Sprintf("string entry %d value", i), "%v", err)
+			return beyond(fmt.Sprintf("string entry %d value", i), "%v", err)
 		}
 		b.Strings[i] = StringEntry{k, v}
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/internal/llvmcl"
+	"github.com/goffload/goffload/internal/oserr"
 )
 
 // Env is what a run of the tool reads and writes besides files.
@@ -58,6 +59,7 @@ var spec = &llvmcl.Spec{
 type tool struct {
 	Env
 	argv0 string
+	fatal error // a fatalError ends the run at once
 }
 
 func (t *tool) tagged(tag, color, msg string) {
@@ -89,7 +91,52 @@ func Main(argv []string, env Env) int {
 	if len(argv) > 0 {
 		argv0 = argv[0]
 	}
+	// LLVM's stdout stream remembers a failed write and reports it as a
+	// fatal error when it is destroyed at exit, after everything else.
+	stdout := &trackWriter{w: env.Stdout}
+	env.Stdout = stdout
 	t := &tool{Env: env, argv0: argv0}
+	code := t.main(argv)
+	var fe *fatalError
+	if errors.As(t.fatal, &fe) {
+		fmt.Fprintf(t.Stderr, "LLVM ERROR: %s\n", fe.msg)
+		return 1
+	}
+	if stdout.err != nil {
+		fmt.Fprintf(t.Stderr, "LLVM ERROR: %s\n", ioFailure(stdout.err).msg)
+		return 1
+	}
+	return code
+}
+
+// trackWriter remembers the first failed write.
+type trackWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *trackWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+	return n, err
+}
+
+// fatalError is LLVM's report_fatal_error: "LLVM ERROR: <msg>", no program
+// name, exit 1.
+type fatalError struct{ msg string }
+
+func (e *fatalError) Error() string { return e.msg }
+
+// ioFailure is LLVM's fatal error for a failed write to an output stream
+// (a device such as /dev/full, or stdout).
+func ioFailure(err error) *fatalError {
+	return &fatalError{"IO failure on output stream: " + oserr.Strerror(err)}
+}
+
+func (t *tool) main(argv []string) int {
+	argv0 := t.argv0
 	prog := filepath.Base(argv0)
 
 	args, colorErrs, color := stripColor(prog, llvmcl.ExpandResponseFiles(argv[min(1, len(argv)):]))
@@ -140,7 +187,11 @@ func Main(argv []string, env Env) int {
 		err = t.extract(res.Positional[0], res.Values["image"], res.Flag("archive"))
 	}
 	if err != nil {
-		if !errors.Is(err, errReported) {
+		var fe *fatalError
+		switch {
+		case errors.As(err, &fe):
+			t.fatal = err
+		case !errors.Is(err, errReported):
 			t.errorf("%s", err)
 		}
 		return 1

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/goffload/goffload/offloadbin"
@@ -147,6 +148,30 @@ func TestExtractCrashCases(t *testing.T) {
 		code := Main([]string{"tool", "-", "--image="}, Env{Stdin: bytes.NewReader(data), Stdout: &bytes.Buffer{}, Stderr: &stderr})
 		if code != 1 || stderr.String() != "tool: error: The end of the file was unexpectedly encountered\n" {
 			t.Errorf("%s: %d %q", name, code, stderr.String())
+		}
+	}
+}
+
+type fullWriter struct{}
+
+func (fullWriter) Write(p []byte) (int, error) { return 0, syscall.ENOSPC }
+
+// A failed write to stdout is LLVM's fatal error, printed at exit after
+// the run's other messages, exit status 1.
+func TestStdoutWriteFailure(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "a.o")
+	os.WriteFile(img, []byte("ABC"), 0o644)
+	for _, args := range [][]string{
+		{"--version"},
+		{"--help"},
+		{"-o", "-", "--image=file=" + img},
+	} {
+		var stderr bytes.Buffer
+		code := Main(append([]string{"llvm-offload-binary"}, args...), Env{Stdout: fullWriter{}, Stderr: &stderr})
+		want := "LLVM ERROR: IO failure on output stream: No space left on device\n"
+		if code != 1 || !strings.HasSuffix(stderr.String(), want) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q at the end", args, code, stderr.String(), want)
 		}
 	}
 }

@@ -37,6 +37,7 @@ func TestDiffHostileObjects(t *testing.T) {
 		"coff strtab 2":        p32(win, strtab, 2),
 		"coff strtab 0":        p32(win, strtab, 0),
 		"coff nsec big":        p16(win, 2, 1000),
+		"coff nsec 0xffff":     p16(win, 2, 0xffff), // an import library header to LLVM: no sections
 		"coff opthdr big":      p16(win, 16, 60000),
 		"coff no symtab":       p32(p32(win, 8, 0), 12, 0),
 		"coff truncated":       win[:30],
@@ -93,6 +94,20 @@ func TestDiffHostileObjects(t *testing.T) {
 	rows["elf 17 bytes"] = knew[:17]
 	rows["elf 18 bytes"] = knew[:18]
 
+	// COFF bigobj headers: 56 bytes, at least version 2, else (like a file
+	// too short for the header) a COFF object without sections.
+	big, err := os.ReadFile(filepath.Join(inputs, "omp_big.obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows["bigobj version 1"] = p16(big, 4, 1)
+	rows["bigobj version 3"] = p16(big, 4, 3)
+	rows["bigobj 40 bytes"] = big[:40]
+	rows["bigobj 56 bytes"] = big[:56]
+	rows["bigobj 500 bytes"] = big[:500]
+	rows["bigobj no class ID"] = append(append(bytes.Clone(big[:12]), make([]byte, 16)...), big[28:]...)
+	rows["bigobj sections past end"] = p32(big, 44, 1000)
+	rows["bigobj machine arm64"] = p16(big, 6, 0xaa64)
 	var cases []difftest.Case
 	for name, data := range rows {
 		cases = append(cases, difftest.Case{Name: name, Files: map[string][]byte{"in.o": data},

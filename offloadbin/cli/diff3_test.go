@@ -2,12 +2,17 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/goffload/goffload/internal/difftest"
+	"github.com/goffload/goffload/internal/llvmref"
 	"github.com/goffload/goffload/offloadbin"
 )
 
@@ -39,7 +44,62 @@ func TestDiffArchiveMessages(t *testing.T) {
 	c := func(name string, args ...string) difftest.Case {
 		return difftest.Case{Name: name, Files: files, Args: args}
 	}
+	// COFF members: symbols, and the malformations LLVM reports or skips.
+	coff := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "ar", "testdata", "members", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	x64 := coff("coff_x64.obj")
+	le := binary.LittleEndian
+	symPtr, nsym := int(le.Uint32([]byte(x64[8:]))), int(le.Uint32([]byte(x64[12:])))
+	strtab := symPtr + 18*nsym
+	patch := func(off int, v uint32, n int) string {
+		b := []byte(x64)
+		var w [4]byte
+		le.PutUint32(w[:], v)
+		copy(b[off:off+n], w[:n])
+		return string(b)
+	}
+	files["coff.bin"] = pack(t, x64, coff("coff_i386.obj"), coff("coff_big.obj"), coff("coff_patched.obj"))
+	files["coffbad.bin"] = pack(t,
+		patch(2, 0xffff, 2),           // 0xFFFF sections: an import library's header, no symbols
+		patch(8, uint32(len(x64)), 4), // symbol table past the end: no symbols
+		patch(strtab, 1000000, 4),     // string table past the end: no symbols
+		x64[:len(x64)-1]+"x")          // string table not ending in NUL: no symbols
+	files["coffempty.bin"] = pack(t, patch(strtab, 4, 4)) // "string table empty"
+	files["coffname.bin"] = pack(t, patch(symPtr+12*18+4, 100000, 4))
+	// Bitcode members LLVM cannot open: its warnings; and streams without a
+	// module, which are objects without symbols to it.
+	wrap := func(off, size uint32, body string) string {
+		h := make([]byte, 20)
+		copy(h, "\xde\xc0\x17\x0b")
+		le.PutUint32(h[8:], off)
+		le.PutUint32(h[12:], size)
+		return string(h) + body
+	}
+	bc := "BC\xc0\xde"
+	files["badbc.bin"] = pack(t, bc+"\x01\x02\x03\x04garbage", "plain")
+	// A record at the top level (abbreviation 3, code 1, three operands:
+	// 32 bits) is skipped.
+	syms, err := os.ReadFile(filepath.Join("..", "..", "bitcode", "testdata", "hipdev.bc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["toprecord.bin"] = pack(t, string(syms[:4])+"\x07\x03\x00\x00"+string(syms[4:]))
+	files["nomodule.bin"] = pack(t, bc, bc+"\x01\x02\x03\x04garb", wrap(20, 5, bc+"\x00\x00\x00\x00"))
+	files["badwrap.bin"] = pack(t, wrap(20, 4, "")[:16], wrap(20, 100, bc), wrap(20, 3, bc), wrap(4, 8, ""), bc+strings.Repeat("\x00", 12))
 	compare(t, []difftest.Case{
+		c("bad bitcode member", "badbc.bin", "--image=file=x.a", "--archive"),
+		c("bitcode without module", "nomodule.bin", "--image=file=x.a", "--archive"),
+		c("bitcode top-level record", "toprecord.bin", "--image=file=x.a", "--archive"),
+		c("bad bitcode wrappers", "badwrap.bin", "--image=file=x.a", "--archive"),
+		c("COFF members", "coff.bin", "--image=file=x.a", "--archive"),
+		c("COFF members skipped symbols", "coffbad.bin", "--image=file=x.a", "--archive"),
+		c("COFF string table empty", "coffempty.bin", "--image=file=x.a", "--archive"),
+		c("COFF name past string table", "coffname.bin", "--image=file=x.a", "--archive"),
 		c("bad ELF member", "badelf.bin", "--image=file=x.a", "--archive"),
 		c("odd sizes", "odd.bin", "--image=file=x.a", "--archive"),
 		c("two archives", "knew.o", "--image=arch=gfx906,file=1.a", "--image=file=2.a", "--archive"),
@@ -48,24 +108,19 @@ func TestDiffArchiveMessages(t *testing.T) {
 	})
 }
 
-// Known differences, logged rather than failed: they come from shared
-// packages (the bitcode reader's messages in archive-writer warnings,
-// internal/llvmcl's "Did you mean" choice) and are reported to their
-// owners.
+// Known differences, logged rather than failed: host bitcode whose module
+// LLVM's full reader rejects ("Failed to create module") while ours, which
+// reads only what extraction needs, accepts it; and internal/llvmcl's "Did
+// you mean" choice among equally distant options.
 func TestDiffKnownGaps(t *testing.T) {
 	llvm, ours := tools(t)
-	files := map[string][]byte{
-		"badbc.bin":  pack(t, "BC\xc0\xde\x01\x02\x03\x04garbage", "plain"),
-		"badbc4.bin": pack(t, "BC\xc0\xde\x01\x02\x03\x04garbage"[:12]),
-	}
+	files := map[string][]byte{}
 	khost := inputFiles(t)["khost.bc"]
 	flipped := bytes.Clone(khost)
 	flipped[0x22cc] ^= 2 // LLVM: "Failed to create module"
 	files["flipped.bc"] = flipped
 	cases := []difftest.Case{
 		{Name: "bitcode module LLVM rejects", Files: files, Args: []string{"flipped.bc", "--image="}},
-		{Name: "bad bitcode member", Files: files, Args: []string{"badbc.bin", "--image=file=x.a", "--archive"}},
-		{Name: "bad bitcode member 12 bytes", Files: files, Args: []string{"badbc4.bin", "--image=file=x.a", "--archive"}},
 	}
 	for _, a := range []string{"--oimage", "--oq", "-ozz=3", "--orivc", "--mie", "--hsercr-a", "--vaspinzat", "--xlvaoervn"} {
 		cases = append(cases, difftest.Case{Name: "nearest " + a, Args: []string{a}})
@@ -149,6 +204,66 @@ func TestDiffPackageRandom(t *testing.T) {
 		}
 		cases = append(cases, difftest.Case{Name: fmt.Sprint("random", i), Files: files,
 			Args: append([]string{"-o", "out.bin"}, images...)})
+	}
+	compare(t, cases)
+}
+
+// AIX big archives (llvm-ar --format=bigarchive), valid and malformed.
+func TestDiffBigArchive(t *testing.T) {
+	llvmAr := llvmref.Need(t, "llvm-ar")
+	in := inputFiles(t)
+	dir := t.TempDir()
+	for _, n := range []string{"knew.o", "omp.o"} {
+		os.WriteFile(filepath.Join(dir, n), in[n], 0o644)
+	}
+	if r := llvmref.Run(t, dir, nil, nil, llvmAr, "--format=bigarchive", "rcs", "big.a", "knew.o", "omp.o"); r.Code != 0 {
+		t.Fatalf("llvm-ar: %s", r.Stderr)
+	}
+	big, err := os.ReadFile(filepath.Join(dir, "big.a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(off, n int, v string) []byte {
+		out := bytes.Clone(big)
+		copy(out[off:off+n], v+strings.Repeat(" ", n-len(v)))
+		return out
+	}
+	field := func(off, n int) int {
+		v, _ := strconv.Atoi(strings.TrimSpace(string(big[off : off+n])))
+		return v
+	}
+	gst64 := field(48, 20)
+	rows := map[string][]byte{
+		"big":                    big,
+		"big short":              big[:100],
+		"big fixed header only":  big[:128],
+		"big truncated":          big[:len(big)-1],
+		"big no first":           set(68, 20, "0"),
+		"big first past end":     set(68, 20, "999999"),
+		"big first odd":          set(68, 20, "129"),
+		"big last is first":      set(88, 20, "128"),
+		"big last 0":             set(88, 20, "0"),
+		"big symtab past end":    set(48, 20, "9999999"),
+		"big symtab32 past end":  set(28, 20, "999999"),
+		"big symtab size junk":   set(gst64, 20, "x"),
+		"big symtab size big":    set(gst64, 20, "99999"),
+		"big next 0":             set(148, 20, "0"),
+		"big next past end":      set(148, 20, "999999"),
+		"big next junk":          set(148, 20, "zz"),
+		"big size junk":          set(128, 20, "9x"),
+		"big name length junk":   set(128+108, 4, "x"),
+		"big name length 0":      set(128+108, 4, "0"),
+		"big name length 5":      set(128+108, 4, "5"),
+		"big name terminator":    set(128+112+6, 2, "xx"),
+		"big member table at 0":  set(8, 20, "0"),
+		"big mode and date junk": set(128+60, 48, "zz"),
+	}
+	var cases []difftest.Case
+	for name, data := range rows {
+		files := map[string][]byte{"in.a": data}
+		cases = append(cases,
+			difftest.Case{Name: name, Files: files, Args: []string{"in.a", "--image="}},
+			difftest.Case{Name: name + " archive", Files: files, Args: []string{"in.a", "--image=file=x.a", "--archive"}})
 	}
 	compare(t, cases)
 }

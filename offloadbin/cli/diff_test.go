@@ -109,6 +109,9 @@ func TestDiffPackage(t *testing.T) {
 		{Name: "directory", Files: withDir, Args: []string{"-o", "o.bin", "--image=file=d"}},
 		c("empty name", "-o", "o.bin", "--image=file="),
 		c("no file", "-o", "o.bin", "--image=triple=x"),
+		c("bare file", "-o", "o.bin", "--image=file,triple=x"),
+		c("bare file and another", "-o", "o.bin", "--image=triple=x,file", "--image=file=a.o"),
+		c("bare file twice", "-o", "o.bin", "--image=file,file"),
 		c("no file second", "-o", "o.bin", "--image=file=a.o", "--image=triple=x"),
 		c("no images", "-o", "o.bin"),
 		c("empty -o", "-o", "", "--image=file=a.o"),
@@ -178,7 +181,7 @@ func TestDiffCommandLine(t *testing.T) {
 }
 
 func inputFiles(t *testing.T) map[string][]byte {
-	return readDir(t, inputs, "p2.bin", "knew.o", "omp.o", "omp_win.obj", "reloc.o", "khost.bc", "libk.a",
+	return readDir(t, inputs, "p2.bin", "knew.o", "omp.o", "omp_win.obj", "omp_big.obj", "reloc.o", "khost.bc", "libk.a",
 		"libk_bsd.a", "libk_thin.a", "libmix.a", "libnest.a", "knew.so", "knew.exe", "inc_elf64.o", "inc_elf32.o",
 		"inc_elf64be.o", "inc_elf32be.o", "inc_coff.obj", "inc_coff_arm64.obj", "inc_coff_i386.obj", "inc_macho.o", "k.hip")
 }
@@ -243,6 +246,15 @@ func le64(b []byte, off int, v uint64) []byte {
 	return out
 }
 
+// overreadThen sets a field LLVM 22 does not check in the first binary
+// (64-bit at off, to past, beyond its end) and a field it does check in
+// the second (32-bit at bad, to v).
+func overreadThen(p2 []byte, off int, past uint64, bad int, v uint32) []byte {
+	out := le64(p2, off, past)
+	binary.LittleEndian.PutUint32(out[bad:], v)
+	return out
+}
+
 // Spec §6 E13 hostile inputs (except the two rows where LLVM 22 crashes).
 func TestDiffHostile(t *testing.T) {
 	p2, err := os.ReadFile(filepath.Join(inputs, "p2.bin"))
@@ -269,16 +281,20 @@ func TestDiffHostile(t *testing.T) {
 		"trunc 72":     p2[:72],
 		"trunc 100":    p2[:100],
 		"trailing 0s":  append(bytes.Clone(p2), make([]byte, 8)...),
-		"empty":        {},
-		"3 bytes":      []byte("abc"),
-		"text":         []byte("hello, world\n"),
-		"zeros":        make([]byte, 100),
-		"coff junk":    []byte("\x64\x86junkjunk"),
-		"elf junk":     []byte("\x7fELFjunk"),
-		"elf core":     append([]byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00"), make([]byte, 64)...),
-		"unaligned":    append(first93, p2...),
-		"bad bitcode":  []byte("BC\xc0\xde\x35\x14\x00\x00\x05\x00\x00\x00"),
-		"bad archive":  []byte("!<arch>\nxyz"),
+		// LLVM 22 does not check an image against its binary's size (it
+		// reads out of bounds later): the next binary's error is reported.
+		"overread then v2":    overreadThen(p2, 0x40, 0x1000, 0x98+4, 2),
+		"string past then v0": overreadThen(p2, 0x50, 0x98, 0x98+4, 0),
+		"empty":               {},
+		"3 bytes":             []byte("abc"),
+		"text":                []byte("hello, world\n"),
+		"zeros":               make([]byte, 100),
+		"coff junk":           []byte("\x64\x86junkjunk"),
+		"elf junk":            []byte("\x7fELFjunk"),
+		"elf core":            append([]byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00"), make([]byte, 64)...),
+		"unaligned":           append(first93, p2...),
+		"bad bitcode":         []byte("BC\xc0\xde\x35\x14\x00\x00\x05\x00\x00\x00"),
+		"bad archive":         []byte("!<arch>\nxyz"),
 	}
 	knew, _ := os.ReadFile(filepath.Join(inputs, "knew.o"))
 	elfPatch := func(off int, b ...byte) []byte {

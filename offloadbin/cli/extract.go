@@ -131,10 +131,14 @@ func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
 		return errors.New(oserr.Strerror(err))
 	}
 	defer f.Abort()
-	if err := ar.WriteGNU(f, members, ar.WithWarnings(warn)); err != nil {
+	w, tw := deviceWriter(path, f)
+	if err := ar.WriteGNU(w, members, ar.WithWarnings(warn)); err != nil {
 		var me *ar.MemberError
 		if errors.As(err, &me) {
 			return err
+		}
+		if tw != nil && tw.err != nil {
+			return ioFailure(tw.err)
 		}
 		return errors.New(oserr.Strerror(err))
 	}

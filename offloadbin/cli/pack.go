@@ -20,21 +20,29 @@ import (
 type ImageSpec struct {
 	Keys   []string
 	Values map[string]string
+	// Bare holds the keys given once, without '=' (LLVM keeps their value
+	// as a null StringRef, which differs from "" in one place: a bare
+	// "file" names no file at all, where "file=" names the empty path).
+	Bare map[string]bool
 }
 
 // ParseImageSpec parses "k=v,k2=v2,...": split on every ',' (no escaping),
 // each piece at its first '=' (no '=' means an empty value), a repeated key
 // keeping its first position with its values joined by ','.
 func ParseImageSpec(s string) ImageSpec {
-	spec := ImageSpec{Values: map[string]string{}}
+	spec := ImageSpec{Values: map[string]string{}, Bare: map[string]bool{}}
 	for _, piece := range strings.Split(s, ",") {
-		k, v, _ := strings.Cut(piece, "=")
+		k, v, hasEq := strings.Cut(piece, "=")
 		if old, ok := spec.Values[k]; ok {
 			spec.Values[k] = old + "," + v
+			delete(spec.Bare, k)
 			continue
 		}
 		spec.Keys = append(spec.Keys, k)
 		spec.Values[k] = v
+		if !hasEq {
+			spec.Bare[k] = true
+		}
 	}
 	return spec
 }
@@ -132,7 +140,11 @@ func (t *tool) pack(output string, images []string) error {
 		}
 		strs := spec.StringEntries()
 		kind := offloadbin.ParseOffloadKind(spec.Values["kind"])
-		for _, path := range strings.Split(spec.Values["file"], ",") {
+		var paths []string
+		if !spec.Bare["file"] { // a bare "file" gives no image at all
+			paths = strings.Split(spec.Values["file"], ",")
+		}
+		for _, path := range paths {
 			in, err := t.openInput(path, &stdinUsed)
 			if err != nil {
 				return errors.New(oserr.Strerror(err))
@@ -162,20 +174,41 @@ func (t *tool) pack(output string, images []string) error {
 // dashIsStdout); errors are reported as LLVM does, without the path.
 func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer) error) error {
 	if path == "-" && dashIsStdout {
-		return write(t.Stdout)
+		tw := &trackWriter{w: t.Stdout}
+		if err := write(tw); err != nil && tw.err == nil {
+			return errors.New(oserr.Strerror(err))
+		}
+		// A failed write to stdout is reported at exit (Main).
+		return nil
 	}
 	f, err := atomicfile.CreateFile(path)
 	if err != nil {
 		return errors.New(oserr.Strerror(err))
 	}
 	defer f.Abort()
-	if err := write(f); err != nil {
+	w, tw := deviceWriter(path, f)
+	if err := write(w); err != nil {
+		if tw != nil && tw.err != nil {
+			return ioFailure(tw.err)
+		}
 		return fmt.Errorf("%s", oserr.Strerror(err))
 	}
 	if err := f.Commit(); err != nil {
 		return errors.New(oserr.Strerror(err))
 	}
 	return nil
+}
+
+// deviceWriter returns the writer for an output: for a device or pipe
+// (written in place), one that tells a failed write, which LLVM 22 reports
+// as a fatal "IO failure on output stream" (/dev/full); for a regular file,
+// f itself, so that copies stay in the kernel.
+func deviceWriter(path string, f io.Writer) (io.Writer, *trackWriter) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		tw := &trackWriter{w: f}
+		return tw, tw
+	}
+	return f, nil
 }
 
 func createArchiveFile(path string) (*atomicfile.File, error) { return atomicfile.CreateFile(path) }

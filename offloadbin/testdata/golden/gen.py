@@ -20,6 +20,8 @@ cases = [
                "--image=file=a.o,kind=sycl", "--image=file=a.o,kind=none", "--image=file=a.o,kind=HIP"]),
     ("multifile", ["--image=file=a.o,file=b.bc,file=r.cubin,triple=t,arch=x,kind=hip"]),
     ("tails", ["--image=file=a.o,gfx906=906,06=6,x906=gfx906,6=,a=aa,aa=aaa,aaa=a"]),
+    # A bare "file" (no '=') names no file: that --image adds nothing.
+    ("barefile", ["--image=triple=x,file", "--image=file=a.o,triple=y", "--image=file,kind=hip"]),
 ]
 
 rng = random.Random(22)
