@@ -70,7 +70,12 @@ func (j *job) bundle() error {
 			return binfmt.Write(w, src, j.Align)
 		}
 	}
-	return j.writeOutput(write)
+	// The bundle's size, near enough: payloads, IDs, alignment.
+	hint := int64(0)
+	for i, in := range ins {
+		hint += in.size + int64(len(j.targets[i].std)) + 64 + int64(max(j.Align, 0))
+	}
+	return j.writeOutput(write, hint)
 }
 
 // readerOf returns a reader of the whole input from its start: the file
@@ -85,11 +90,15 @@ func readerOf(in *input) io.Reader {
 }
 
 // writeOutput writes the bundle to the single output, atomically,
-// compressing it first when asked to.
-func (j *job) writeOutput(write func(io.Writer) error) error {
+// compressing it first when asked to (in memory, as LLVM does; sizeHint is
+// about the bundle's size, to allocate its buffer once).
+func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 	path := j.outputs[0]
 	if j.Compress {
 		var buf bytes.Buffer
+		if sizeHint > 0 && sizeHint < 1<<40 {
+			buf.Grow(int(sizeHint))
+		}
 		if err := write(&buf); err != nil {
 			return err
 		}
