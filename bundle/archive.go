@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/goffload/goffload/hda"
+	"github.com/goffload/goffload/objfmt"
 )
 
 // unbundleArchive splits a heterogeneous device archive into one archive
@@ -24,6 +25,9 @@ func (j *job) unbundleArchive() error {
 		HipOpenMP:    j.HipOpenMP,
 		CheckInput:   j.CheckArchive,
 		Decompress:   j.decompress,
+	}
+	if j.DryRun {
+		o.DryRun = func() { j.printCommand(objfmt.StripCommandArgs(tempName(), tempName())) }
 	}
 	if j.Verbose {
 		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/internal/difftest"
+	"github.com/goffload/goffload/internal/llvmref"
 )
 
 // compareDry is compare for cases that may print an objcopy command line
@@ -141,4 +142,25 @@ func TestPaddedCCOBVerbose(t *testing.T) {
 	if got.Code != 0 || !bytes.Equal(got.Files["h"], plain.Files["h"]) || !bytes.Equal(got.Files["d"], plain.Files["d"]) {
 		t.Errorf("padded compressed fat object: %d %s", got.Code, got.Stderr)
 	}
+}
+
+// -### on an archive: LLVM prints the llvm-objcopy command it would run for
+// each member's host object (a compressed fat object's too) and the host
+// code objects it archives are empty.
+func TestDiffArchiveDryRun(t *testing.T) {
+	ref, ours := tools(t)
+	files := archiveFiles(t, ref)
+	var b bytes.Buffer
+	if _, err := compress.Compress(&b, files["memA.o"], compress.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files["cmemA.o"] = b.Bytes()
+	made := difftest.Run(t, llvmref.Need(t, "llvm-ar"), difftest.Case{Files: files, Args: []string{"rcs", "libc.a", "cmemA.o", "memA.o", "memB.o"}})
+	files["libc.a"] = made.Files["libc.a"]
+	var cases []difftest.Case
+	for _, extra := range [][]string{{"-###"}, {"-###", "-verbose"}, {"-verbose"}} {
+		args := append([]string{"-type=a", "-unbundle", "-input=libc.a", "-targets=host-x86_64-pc-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-output=h.a", "-output=d.a", "-allow-missing-bundles"}, extra...)
+		cases = append(cases, difftest.Case{Files: files, Args: args})
+	}
+	compareDry(t, ref, ours, cases)
 }

@@ -50,6 +50,11 @@ type Options struct {
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
 	Uncompressed func()
+	// DryRun, when set, stands for the bundler's -###: a host object is
+	// not made from its member; DryRun is called instead (to print the
+	// llvm-objcopy command LLVM would run) and the host code object is
+	// empty, as LLVM's is.
+	DryRun func()
 
 	memo map[string][]int // stored ID -> compatible target indexes
 }
@@ -209,7 +214,10 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 			continue
 		}
 		co := codeObject{name: memberName(stem, ext, b.id, id.TargetID), data: r, size: b.size}
-		if b.placeholder && isObj {
+		if b.placeholder && isObj && o.DryRun != nil {
+			o.DryRun()
+			co.data, co.size = bytes.NewReader(nil), 0
+		} else if b.placeholder && isObj {
 			var buf bytes.Buffer
 			if err := objfmt.StripBundles(&buf, r, size); err != nil {
 				return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
