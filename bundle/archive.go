@@ -6,6 +6,7 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/hda"
+	"github.com/goffload/goffload/objfmt"
 )
 
 // unbundleArchive splits a heterogeneous device archive into one archive
@@ -33,6 +34,9 @@ func (j *job) unbundleArchive() error {
 	// LLVM's archive writer prints its warnings (unreadable bitcode
 	// members) with a plain "warning: " tag, never colored.
 	o.Warn = func(msg string) { fmt.Fprintf(j.Stderr, "warning: %s\n", msg) }
+	if j.DryRun {
+		o.DryRun = func() { j.printCommand(objfmt.StripCommandArgs(tempName(), tempName())) }
+	}
 	if j.Verbose {
 		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }
 	}

@@ -148,22 +148,20 @@ func (t *trackWriter) ReadFrom(r io.Reader) (int64, error) {
 	return n, err
 }
 
-// writeCompressed compresses data into a CCOB at path.
+// writeCompressed compresses data into a CCOB at path. LLVM opens the
+// output before it compresses, so an output it cannot create is reported
+// without the verbose statistics.
 func (j *job) writeCompressed(path string, data []byte) error {
-	var buf bytes.Buffer
-	if err := j.compress(&buf, data); err != nil {
-		return err
-	}
-	return writeBytes(path, buf.Bytes())
-}
-
-func writeBytes(path string, data []byte) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return pathError(path, err)
 	}
 	defer f.Abort()
-	if _, err := f.Write(data); err != nil {
+	var buf bytes.Buffer
+	if err := j.compress(&buf, data); err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
 		return ioFailure(err)
 	}
 	if err := f.Commit(); err != nil {

@@ -10,33 +10,33 @@ import (
 
 // decompressAll decodes a CCOB input, printing LLVM's verbose statistics.
 // LLVM 22 reads exactly one CCOB; like newer LLVM we also read several
-// back to back (with padding), returning each decompressed bundle.
-func (j *job) decompressAll(data []byte) ([][]byte, error) {
+// back to back (with padding), returning each decompressed bundle. llvm
+// reports whether LLVM 22 itself reads data (one CCOB, payload to the end).
+func (j *job) decompressAll(data []byte) (parts [][]byte, llvm bool, err error) {
 	start := time.Now()
 	res, err := compress.Decompress(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s", compress.LLVMMessage(err))
+		return nil, false, fmt.Errorf("%s", compress.LLVMMessage(err))
 	}
 	elapsed := time.Since(start)
 	out := make([][]byte, len(res))
 	for i, r := range res {
 		if j.Verbose {
-			payload := r.Header.TotalSize - uint64(r.Header.Len())
-			if r.Header.Version < 2 || len(res) == 1 {
-				payload = uint64(len(data) - r.Header.Len())
-			}
-			for _, l := range compress.FormatDecompressStats(r.Header, payload, elapsed, r.Computed()) {
+			// LLVM's "Size before decompression" is every byte after the
+			// header; for the CCOBs only we read, the member's payload.
+			for _, l := range compress.FormatDecompressStats(r.Header, uint64(r.PayloadSize), elapsed, r.Computed()) {
 				fmt.Fprintln(j.Stderr, l)
 			}
 		}
 		out[i] = r.Data
 	}
-	return out, nil
+	llvm = len(res) == 1 && res[0].End() == int64(len(data))
+	return out, llvm, nil
 }
 
 // decompress is decompressAll for one member of an archive.
 func (j *job) decompress(data []byte) ([]byte, error) {
-	parts, err := j.decompressAll(data)
+	parts, _, err := j.decompressAll(data)
 	if err != nil {
 		return nil, err
 	}

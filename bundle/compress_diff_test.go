@@ -24,6 +24,7 @@ func TestDiffCompress(t *testing.T) {
 		{"bc level 19 env", []string{"-type=bc", four, "-input=hb", "-input=b1", "-input=b2", "-input=b3"}, []string{"OFFLOAD_BUNDLER_COMPRESS=1", "OFFLOAD_BUNDLER_COMPRESSION_LEVEL=19"}},
 		{"text level 1", []string{"-type=i", "-targets=" + host + "," + gfx906, "-input=h.txt", "-input=d1.txt", "-compress", "-compression-level=1"}, nil},
 		{"empty", []string{"-type=bc", "-targets=" + host, "-input=empty", "-compress"}, nil},
+		{"-compress= is true", []string{"-type=bc", four, "-input=hb", "-input=b1", "-input=b2", "-input=b3", "-compress="}, nil},
 		{"zlib", []string{"-type=bc", four, "-input=hb", "-input=b1", "-input=b2", "-input=b3", "-compress"}, []string{"GOFFLOAD_COMPRESSION_METHOD=zlib"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

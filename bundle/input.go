@@ -17,6 +17,11 @@ type input struct {
 	file *os.File
 	// more holds the further bundles of an input made of several CCOBs.
 	more []*input
+	// gone is set when the file at path no longer holds what r reads:
+	// a decompressed CCOB, or standard input already read to its end.
+	// LLVM runs llvm-objcopy on the path to make a host object, and
+	// objcopy then finds no object there.
+	gone bool
 }
 
 func (in *input) close() {
@@ -50,7 +55,7 @@ func (j *job) openRaw(path string) (*input, error) {
 		if err != nil {
 			return nil, pathError(path, err)
 		}
-		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data))}, nil
+		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data)), gone: true}, nil
 	}
 	if path == "" {
 		return nil, pathError(path, syscall.ENOENT)
@@ -106,13 +111,15 @@ func (j *job) openInput(path string) (*input, error) {
 	if err != nil {
 		return nil, pathError(path, err)
 	}
-	parts, err := j.decompressAll(data)
+	parts, llvm, err := j.decompressAll(data)
 	if err != nil {
 		return nil, errorf("Failed to decompress input: %s", err.Error())
 	}
-	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0]))}
+	// Where LLVM 22 reads the CCOB, its objcopy later fails on the
+	// compressed file; where it does not, there is nothing to match.
+	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0])), gone: llvm || path == "-"}
 	for _, p := range parts[1:] {
-		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p))})
+		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p)), gone: path == "-"})
 	}
 	return first, nil
 }

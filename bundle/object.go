@@ -60,6 +60,12 @@ func (o *objectWalker) extract(w io.Writer) error {
 		o.j.printCommand(objfmt.StripCommandArgs(o.in.path, tempName()))
 		return nil
 	}
+	if o.in.gone {
+		// LLVM's objcopy reads the CCOB file, or a standard input LLVM
+		// has already read to its end.
+		fmt.Fprintf(o.j.Stderr, "llvm-objcopy: %s'%s': The file was not recognized as a valid object file\n", tag("error: ", o.j.Color), o.in.path)
+		return errorf("'llvm-objcopy' tool failed")
+	}
 	if !objfmt.IsELF(o.in.r, o.in.size) {
 		return o.j.runObjcopyStrip(w, o.in)
 	}
@@ -80,9 +86,15 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		// LLVM 22 crashes here (no host index for a HIP-only list).
 		return true, errorf("expecting exactly one host target but got 0")
 	}
-	// LLVM first writes its (empty) in-memory container to the output,
-	// compressed when asked, then lets objcopy overwrite it; the verbose
-	// statistics of that empty compression are all that remains of it.
+	// LLVM first opens the output and writes its (empty) in-memory
+	// container there, compressed when asked, then lets objcopy overwrite
+	// it; the verbose statistics of that empty compression are all that
+	// remains of it.
+	f, err := atomicfile.Create(j.outputs[0])
+	if err != nil {
+		return true, pathError(j.outputs[0], err)
+	}
+	defer f.Abort()
 	var empty bytes.Buffer // the container LLVM writes first
 	if j.Compress {
 		if err := j.compress(&empty, nil); err != nil {
@@ -93,9 +105,16 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		names, files := j.sectionFiles(tempName())
 		args := objfmt.BundleCommandArgs(names, files, j.inputs[ref], j.outputs[0])
 		j.printCommand(args)
-		return true, writeBytes(j.outputs[0], empty.Bytes())
+		if _, err := f.Write(empty.Bytes()); err != nil {
+			return true, ioFailure(err)
+		}
+		if err := f.Commit(); err != nil {
+			return true, ioFailure(err)
+		}
+		return true, nil
 	}
 	if !objfmt.IsELF(host.r, host.size) {
+		f.Abort() // objcopy writes the output
 		return true, j.runObjcopyBundle(ref)
 	}
 	secs := make([]objfmt.Section, len(ins))
@@ -107,11 +126,6 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		}
 		secs[i] = objfmt.Section{Name: name, Data: in.r, Size: in.size}
 	}
-	f, err := atomicfile.Create(j.outputs[0])
-	if err != nil {
-		return true, pathError(j.outputs[0], err)
-	}
-	defer f.Abort()
 	if err := objfmt.AddSections(f, host.r, host.size, secs); err != nil {
 		return true, j.objcopyFailed(j.inputs[ref], err)
 	}

@@ -31,8 +31,8 @@
 //
 //   - Reader reads a sequence of CCOBs as found in real fat binaries:
 //     back to back or separated by zero padding, each bounded by its
-//     total-size field (v2, v3) or by the end of its zstd frame or zlib
-//     stream (v1). Data is streamed, sizes are checked against the input
+//     total-size field (v2, v3) or by the end of its run of zstd frames
+//     or its zlib stream (v1). Data is streamed, sizes are checked against the input
 //     before anything is allocated, and the uncompressed size and hash are
 //     verified at the end of each member (HashMismatchError).
 //   - DecompressLLVM is LLVM 22's reader: the whole input is one CCOB, the

@@ -69,8 +69,8 @@ func (m *Member) End() int64 { return m.PayloadOffset + m.PayloadSize }
 // A Reader reads a sequence of CCOBs, as found in real fat binaries: members
 // back to back, possibly separated by zero padding (sections are aligned to
 // 4 KiB). v2 and v3 members end where their total-size field says; a v1
-// member's payload is one zstd frame (after any skippable frames) or one
-// zlib stream, and ends where that frame or stream ends. Members are never
+// member's payload is the run of zstd frames (data or skippable) after its
+// header, up to the first bytes that start no frame, or one zlib stream. Members are never
 // found by searching for "CCOB", which can occur inside compressed data.
 //
 // Each member's data is streamed through Read, checked against the header's
@@ -211,6 +211,15 @@ func (r *Reader) member(off int64) (*Member, error) {
 		if s.err != nil {
 			e := s.err
 			return nil, payloadError(off, e.code, "v1 member: "+e.detail)
+		}
+		if len(s.frames) == 0 && avail > 0 {
+			// No frame at all: fine for an empty member followed by
+			// padding or the next CCOB, corrupt otherwise.
+			var b [4]byte
+			k, _ := r.r.ReadAt(b[:], m.PayloadOffset)
+			if b[0] != 0 && string(b[:k]) != string(Magic[:k]) {
+				return nil, payloadError(off, zstdPrefixUnknown, fmt.Sprintf("v1 member: no zstd frame at payload offset 0 (bytes %x)", b[:k]))
+			}
 		}
 		m.PayloadSize = s.end
 		mr.src = newZstdReader(r.r, m.PayloadOffset, off, s, h.UncompressedSize)

@@ -158,6 +158,52 @@ func TestReaderSequence(t *testing.T) {
 	}
 }
 
+// A v1 member's payload is its whole run of zstd frames: several data
+// frames (what Compress writes for Version 1 with FrameStarts), trailing
+// skippable frames (one here hides a planted CCOB), or none at all for an
+// empty member.
+func TestReaderV1FrameRuns(t *testing.T) {
+	bundle := readTestdata(t, "bundle.bin")
+	multi := mustCompress(t, bundle, Options{Version: 1, FrameStarts: []int64{5000, 30000}})
+	v3 := mustCompress(t, bundle, Options{})
+	skip := binary.LittleEndian.AppendUint32(nil, 0x184D2A50)
+	skip = binary.LittleEndian.AppendUint32(skip, uint32(len(v3)))
+	skip = append(skip, v3...)
+	withSkip := append(mustCompress(t, bundle, Options{Version: 1}), skip...)
+	empty := v1(Zstd, nil, nil)
+	for name, tc := range map[string]struct {
+		blob []byte
+		want [][]byte
+	}{
+		"multi-frame v1":           {multi, [][]byte{bundle}},
+		"multi-frame v1, pad, v3":  {append(pad(bytes.Clone(multi)), v3...), [][]byte{bundle, bundle}},
+		"multi-frame v1, v3":       {append(bytes.Clone(multi), v3...), [][]byte{bundle, bundle}},
+		"v1 + skippable, pad, v3":  {append(append(bytes.Clone(withSkip), 0, 0, 0), v3...), [][]byte{bundle, bundle}},
+		"empty v1, pad, v3":        {append(append(bytes.Clone(empty), make([]byte, 64)...), v3...), [][]byte{nil, bundle}},
+		"empty v1, v3":             {append(bytes.Clone(empty), v3...), [][]byte{nil, bundle}},
+		"v3, multi-frame v1, pad ": {append(append(bytes.Clone(v3), multi...), make([]byte, 10)...), [][]byte{bundle, bundle}},
+	} {
+		_, data, err := readAll(t, tc.blob)
+		if err != nil || len(data) != len(tc.want) {
+			t.Errorf("%s: %d members, %v", name, len(data), err)
+			continue
+		}
+		for i := range data {
+			if !bytes.Equal(data[i], tc.want[i]) {
+				t.Errorf("%s: member %d has %d bytes, want %d", name, i, len(data[i]), len(tc.want[i]))
+			}
+		}
+		res, err := Decompress(tc.blob)
+		if err != nil || len(res) != len(tc.want) {
+			t.Errorf("%s: Decompress: %d results, %v", name, len(res), err)
+		}
+	}
+	// A v1 header followed by bytes that start no frame is still corrupt.
+	if _, _, err := readAll(t, v1(Zstd, []byte("garbage!"), []byte("x"))); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("v1 without a frame: %v", err)
+	}
+}
+
 // "CCOB" inside compressed data (here in a skippable frame, which zstd
 // decoders ignore) must not be taken for a member.
 func TestReaderPlantedMagic(t *testing.T) {

@@ -65,8 +65,10 @@ type scanErr struct {
 
 // scanZstd walks the zstd frames of r[0:n]. With all set, it applies
 // ZSTD_decompress's rules: every byte must belong to a frame (skippable
-// frames included). Otherwise it stops after the first non-skippable frame
-// (a v1 CCOB, whose end is not recorded).
+// frames included). Otherwise it reads the run of frames (data or
+// skippable, possibly none) that starts at 0 and stops before the first
+// bytes that do not start a frame: zero padding, the next "CCOB", the end.
+// That is the payload of a v1 CCOB, whose end is not recorded.
 func scanZstd(r io.ReaderAt, n int64, all bool) zscan {
 	var s zscan
 	var buf [18]byte
@@ -85,6 +87,14 @@ func scanZstd(r io.ReaderAt, n int64, all bool) zscan {
 	frames := 0
 	for {
 		rem := n - pos
+		if !all {
+			if rem < 4 || !read(pos, buf[:4]) {
+				return s
+			}
+			if m := binary.LittleEndian.Uint32(buf[:4]); m != zstdMagic && m&zstdSkippableMask != zstdSkippableMagic {
+				return s
+			}
+		}
 		if all && rem < zstdPrefix {
 			if rem != 0 {
 				return fail(pos, zstdSrcSizeWrong, "%d stray bytes after the last zstd frame at payload offset %d", rem, pos)
@@ -237,8 +247,5 @@ func scanZstd(r io.ReaderAt, n int64, all bool) zscan {
 		cur.complete = true
 		pos = bp
 		s.end = pos
-		if !all {
-			return s
-		}
 	}
 }

@@ -58,6 +58,11 @@ type Options struct {
 	// LLVM's words: "'<member>': <reason>" for a bitcode member whose
 	// symbols cannot be read (it then contributes none, as in LLVM).
 	Warn func(msg string)
+	// DryRun, when set, stands for the bundler's -###: a host object is
+	// not made from its member; DryRun is called instead (to print the
+	// llvm-objcopy command LLVM would run) and the host code object is
+	// empty, as LLVM's is.
+	DryRun func()
 
 	memo map[string][]int // stored ID -> compatible target indexes
 }
@@ -237,7 +242,10 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 			continue
 		}
 		co := codeObject{name: memberName(stem, ext, b.id, id.TargetID), data: r, size: b.size}
-		if b.placeholder && isObj {
+		if b.placeholder && isObj && o.DryRun != nil {
+			o.DryRun()
+			co.data, co.size = bytes.NewReader(nil), 0
+		} else if b.placeholder && isObj {
 			var buf bytes.Buffer
 			if err := objfmt.StripBundles(&buf, r, size); err != nil {
 				return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)

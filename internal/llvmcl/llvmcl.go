@@ -154,7 +154,7 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 			v := "true"
 			if hasValue {
 				switch value {
-				case "true", "TRUE", "True", "1":
+				case "", "true", "TRUE", "True", "1": // "-opt=" is true
 				case "false", "FALSE", "False", "0":
 					v = "false"
 				default:

@@ -33,6 +33,18 @@ func TestParseSpellings(t *testing.T) {
 	}
 }
 
+// A boolean option with an empty value ("-compress=") is true, as in LLVM.
+func TestBoolEmptyValue(t *testing.T) {
+	res, errs := testSpec.Parse("tool", []string{"-type=bc", "-list="})
+	if len(errs) != 0 || !res.Flag("list") {
+		t.Errorf("-list= : %q %v", errs, res.Flag("list"))
+	}
+	res, _ = testSpec.Parse("tool", []string{"-type=bc", "-list=", "-list=0"})
+	if res.Flag("list") {
+		t.Error("-list=0 after -list= is not false")
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
