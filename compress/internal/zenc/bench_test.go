@@ -36,3 +36,16 @@ func BenchmarkSmall(b *testing.B) {
 		Encode(nil, src, 3, 1)
 	}
 }
+
+// BenchmarkPreset encodes $ZENC_SAMPLE with the sweep preset $ZENC_PRESET.
+func BenchmarkPreset(b *testing.B) {
+	src, err := os.ReadFile(os.Getenv("ZENC_SAMPLE"))
+	if err != nil {
+		b.Skip("set ZENC_SAMPLE and ZENC_PRESET")
+	}
+	p := presets[os.Getenv("ZENC_PRESET")]
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		encode(nil, src, p, 1)
+	}
+}

@@ -15,6 +15,7 @@ type params struct {
 	targetLen int   // a match this long ends the search
 	ldm       bool  // long-distance matches across the whole window
 	ldmLog    uint  // one position in 1<<ldmLog is indexed for them (at least 5)
+	longLog   uint8 // a second table of 8-byte hashes (0: none)
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
 }
 
@@ -28,6 +29,7 @@ type matcher struct {
 	src   []byte
 	p     params
 	head  []int32 // hash -> position-base+1 of the latest occurrence
+	long  []int32 // 8-byte hash -> position-base+1 of the latest occurrence
 	chain []int32 // position&mask -> position-base+1 of the previous occurrence
 	base  int     // first position indexed (positions are stored from it, so inputs may exceed 2 GiB)
 	mask  int
@@ -45,8 +47,14 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 	if p.chainLog > 0 {
 		p.chainLog = min(p.chainLog, fit)
 	}
+	if p.longLog > 0 {
+		p.longLog = min(p.longLog, fit)
+	}
 	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base}
 	m.head = make([]int32, 1<<p.hashLog)
+	if p.longLog > 0 {
+		m.long = make([]int32, 1<<p.longLog)
+	}
 	if p.chainLog > 0 {
 		m.chain = make([]int32, 1<<p.chainLog)
 		m.mask = 1<<p.chainLog - 1
@@ -61,6 +69,18 @@ func (m *matcher) hash(p int) uint32 {
 	return uint32(((v << (64 - 8*m.p.minMatch)) * prime8) >> (64 - m.p.hashLog))
 }
 
+func (m *matcher) hashLong(p int) uint32 {
+	return uint32((binary.LittleEndian.Uint64(m.src[p:]) * prime8) >> (64 - m.p.longLog))
+}
+
+// index records p in the head table (and the long one), without chains.
+func (m *matcher) index(p int) {
+	m.head[m.hash(p)] = int32(p - m.base + 1)
+	if m.long != nil {
+		m.long[m.hashLong(p)] = int32(p - m.base + 1)
+	}
+}
+
 // warm indexes src[from:to] (to <= len(src)-8) before parsing starts at to.
 func (m *matcher) warm(from, to int) {
 	if m.chain != nil {
@@ -69,7 +89,7 @@ func (m *matcher) warm(from, to int) {
 		return
 	}
 	for q := from; q < to; q++ {
-		m.head[m.hash(q)] = int32(q - m.base + 1)
+		m.index(q)
 	}
 }
 
@@ -79,6 +99,9 @@ func (m *matcher) insert(p int) {
 		h := m.hash(m.next)
 		m.chain[m.next&m.mask] = m.head[h]
 		m.head[h] = int32(m.next - m.base + 1)
+		if m.long != nil {
+			m.long[m.hashLong(m.next)] = int32(m.next - m.base + 1)
+		}
 	}
 }
 
@@ -130,6 +153,18 @@ func farMin(off uint32) int {
 
 // find returns the best match at p that ends by limit (length 0 if none).
 func (m *matcher) find(p, limit int) match {
+	best := m.search(p, limit)
+	if best.length > limit-p {
+		// A match found by its first 4 or 8 bytes may run past limit.
+		best = m.newMatch(limit-p, best.off)
+		if best.length < 3 {
+			return match{}
+		}
+	}
+	return best
+}
+
+func (m *matcher) search(p, limit int) match {
 	src := m.src
 	var best match
 	for _, r := range m.rep {
@@ -157,6 +192,25 @@ func (m *matcher) find(p, limit int) match {
 	}
 	h := m.hash(p)
 	minPos := p - 1<<WindowLog
+	if m.long != nil {
+		hl := m.hashLong(p)
+		cand := int(m.long[hl]) - 1 + m.base
+		if m.chain == nil {
+			m.long[hl] = int32(p - m.base + 1)
+		}
+		if cand >= m.base && cand >= minPos && binary.LittleEndian.Uint64(src[cand:]) == binary.LittleEndian.Uint64(src[p:]) {
+			n := 8 + matchLen(src, cand+8, p+8, limit)
+			if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
+				best = c
+				if n >= m.p.targetLen || p+n >= limit {
+					if m.chain == nil {
+						m.head[h] = int32(p - m.base + 1)
+					}
+					return best
+				}
+			}
+		}
+	}
 	if m.chain == nil {
 		cand := int(m.head[h]) - 1 + m.base
 		m.head[h] = int32(p - m.base + 1)
@@ -242,10 +296,10 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 		if m.chain == nil {
 			// Index a few positions of the match: its third byte and its end.
 			if q := p + 2; q < stop && q < end {
-				m.head[m.hash(q)] = int32(q - m.base + 1)
+				m.index(q)
 			}
 			if q := end - 2; q > p+2 && q < stop {
-				m.head[m.hash(q)] = int32(q - m.base + 1)
+				m.index(q)
 			}
 		}
 		p = end

@@ -58,6 +58,17 @@ func inputs() map[string][]byte {
 		}
 	}
 	in["mixed"] = mixed
+	// Short repeats everywhere, block boundaries included.
+	words := make([][]byte, 64)
+	for i := range words {
+		words[i] = rnd[i*7 : i*7+4+r.Intn(6)]
+	}
+	short := make([]byte, 0, 3*blockMax)
+	for len(short) < 3*blockMax {
+		short = append(short, words[r.Intn(len(words))]...)
+		short = append(short, byte(r.Intn(256)))
+	}
+	in["short repeats"] = short
 	// A far repeat: random data twice, 1.5 MiB apart.
 	far := make([]byte, 3<<20)
 	r.Read(far[:3<<19])
@@ -100,8 +111,10 @@ func TestDeterministic(t *testing.T) {
 func TestCompresses(t *testing.T) {
 	in := inputs()
 	for name, max := range map[string]int{"zeros": 64, "text": 200, "far repeat": 3<<19 + 3<<10, "random": 300000 + 3*3 + 16} {
-		if n := len(Encode(nil, in[name], 3, 1)); n > max {
-			t.Errorf("%s: %d bytes, want at most %d", name, n, max)
+		for _, level := range []int{-5, 3, 6, 9, 15, 19} {
+			if n := len(Encode(nil, in[name], level, 1)); n > max {
+				t.Errorf("%s level %d: %d bytes, want at most %d", name, level, n, max)
+			}
 		}
 	}
 }
@@ -140,4 +153,28 @@ func FuzzEncode(f *testing.F) {
 			t.Fatalf("level %d: round trip differs", level)
 		}
 	})
+}
+
+// TestFarRepeat: a repeat 5 MiB back, beyond the hash chains, is found
+// at every level (by the long-distance matches, as libzstd's LDM finds it
+// for LLVM), with one worker and with segments.
+func TestFarRepeat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	src := make([]byte, 10<<20)
+	rand.New(rand.NewSource(3)).Read(src[:5<<20])
+	copy(src[5<<20:], src[:5<<20])
+	for _, c := range []struct{ level, workers int }{{-5, 2}, {3, 1}, {3, 2}, {9, 2}, {15, 2}} {
+		level, workers := c.level, c.workers
+		{
+			enc := Encode(nil, src, level, workers)
+			if len(enc) > 5<<20+64<<10 {
+				t.Errorf("level %d workers %d: %d bytes: the repeat was not found", level, workers, len(enc))
+			}
+			if level == 9 && !bytes.Equal(decode(t, enc), src) {
+				t.Errorf("level %d workers %d: round trip differs", level, workers)
+			}
+		}
+	}
 }
