@@ -118,12 +118,13 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	}
 	// At most workers+1 segments are parsed ahead of the coder.
 	tokens := make(chan struct{}, workers+1)
+	free := make(chan []seq, 64)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, nseg) {
 		wg.Go(func() {
 			for i := range next {
-				parseSegment(src, p, bounds, chunks, i, outs[i])
+				parseSegment(src, p, bounds, chunks, i, outs[i], free)
 			}
 		})
 	}
@@ -137,6 +138,10 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	for i := range nseg {
 		for b := range outs[i] {
 			dst = c.encodeBlock(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+			select {
+			case free <- b.seqs[:0]:
+			default:
+			}
 		}
 		<-tokens
 	}
@@ -145,7 +150,8 @@ func encode(dst, src []byte, p params, workers int) []byte {
 }
 
 // parseSegment parses segment i block by block into out, then closes it.
-func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i int, out chan<- parsed) {
+// Sequence slices go back to free once coded, for the next blocks.
+func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i int, out chan<- parsed, free chan []seq) {
 	defer close(out)
 	start, end := bounds[i], bounds[i+1]
 	warm := max(0, start-warmBytes)
@@ -156,7 +162,12 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 	m.warm(warm, max(warm, min(start, len(src)-8)))
 	for b := start; b < end; b += blockMax {
 		e := min(b+blockMax, end)
-		out <- parsed{b, e, m.parse(b, e, nil)}
+		var seqs []seq
+		select {
+		case seqs = <-free:
+		default:
+		}
+		out <- parsed{b, e, m.parse(b, e, seqs)}
 	}
 }
 
