@@ -38,6 +38,8 @@ const (
 	shtSymtabShndx = 18
 	shtLLVMAddrsig = 0x6fff4c03
 
+	grpComdat = 0x1
+
 	shfAlloc    = 0x2
 	shfInfoLink = 0x40
 	shfExclude  = 0x80000000

@@ -264,6 +264,7 @@ type symbols struct {
 	index       int     // input index of .symtab
 	shndxIndex  int     // input index of its SHT_SYMTAB_SHNDX, or -1
 	newSym      []int64 // input symbol index -> output index, -1 if dropped
+	local       []bool  // input symbol index -> binding is STB_LOCAL
 	changed     bool    // some symbol moved or was dropped
 	data        []byte  // new .symtab contents
 	shndx       []byte  // new .symtab_shndx contents
@@ -313,7 +314,7 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 	}
 	strData := newStrtabReader(strBytes)
 	count := int(st.size / entsz)
-	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count)}
+	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count), local: make([]bool, count)}
 	var xtab []byte
 	for i := 1; i < len(f.secs); i++ {
 		if f.secs[i].typ == shtSymtabShndx && int(f.secs[i].link) == symIdx {
@@ -378,7 +379,8 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 			keep = true
 		}
 		sy.newSym[i] = -1
-		syms = append(syms, symInfo{name: name, shndx: sh, local: e[infoAt]>>4 == stbLocal, offset: int(uint64(i) * entsz)})
+		sy.local[i] = e[infoAt]>>4 == stbLocal
+		syms = append(syms, symInfo{name: name, shndx: sh, local: sy.local[i], offset: int(uint64(i) * entsz)})
 		if keep {
 			order = append(order, i)
 			b.add(name)
@@ -455,6 +457,12 @@ func (f *elfFile) rewriteGroup(s *outSection, removed []bool, newIdx []uint32, s
 		}
 		data = append(data, 0, 0, 0, 0)
 		f.bo.PutUint32(data[len(data)-4:], newIdx[m])
+	}
+	// llvm-objcopy drops GRP_COMDAT from a group whose signature symbol
+	// is local (gcc names some C++ groups by local aliases such as
+	// _ZN1SD5Ev), so that linkers do not deduplicate it.
+	if sym != nil && uint64(s.info) < uint64(len(sym.local)) && sym.local[s.info] {
+		f.bo.PutUint32(data, f.bo.Uint32(data)&^grpComdat)
 	}
 	s.data, s.size = data, uint64(len(data))
 	if sym != nil && sym.changed {

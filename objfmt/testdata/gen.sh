@@ -63,3 +63,6 @@ rm coff.tmp.obj
 # symbol are removed with it.
 $L/llvm-mc -filetype=obj -triple=x86_64-linux-gnu src/removal-group.s -o removal-group.fat.o
 $OBJCOPY --regex --remove-section="${P}.*" -- removal-group.fat.o removal-group.strip.o
+
+# COMDAT groups whose signature symbol is local lose GRP_COMDAT.
+host local-group $L/llvm-mc -filetype=obj -triple=x86_64-linux-gnu src/local-group.s -o local-group.host.o
