@@ -46,7 +46,8 @@ const (
 
 	stbLocal = 0
 
-	emMIPS = 8
+	emMIPS   = 8
+	emX86_64 = 62
 )
 
 // Limits on what the reader accepts before allocating anything.
@@ -56,4 +57,7 @@ const (
 	maxSections = 1 << 24
 	// maxPadding bounds the alignment padding the writer adds in total.
 	maxPadding = 1 << 24
+	// maxZeroFill bounds the zeros written for an SHT_NOBITS section that
+	// gets contents (see setAddedFlags).
+	maxZeroFill = 1 << 30
 )

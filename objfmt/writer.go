@@ -70,7 +70,26 @@ type outSection struct {
 // add appended, laid out as llvm-objcopy lays it out.
 func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Section) error {
 	if len(f.secs) == 0 {
-		return formatErr(0, "file has no section header table")
+		if f.shstrndx != shnUndef {
+			return llvmErr("e_shstrndx field value %d in elf header  is invalid", f.shstrndx)
+		}
+		// Without a section header table llvm-objcopy writes none
+		// either: the contents of added sections follow the segments,
+		// unnamed and unlisted.
+		f.noShdrs = true
+		_, out, _ := f.numberSections(nil, add)
+		segs, err := f.segments()
+		if err != nil {
+			return err
+		}
+		end, err := f.layout(out, segs)
+		if err != nil {
+			return err
+		}
+		return f.write(w, out, segs, end, 0)
+	}
+	if err := f.objcopyCheck(); err != nil {
+		return err
 	}
 	if err := f.checkSections(); err != nil {
 		return err
@@ -101,7 +120,7 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 			ok = t == shtDynsym || (t == shtSymtab && s.flags&shfAlloc == 0)
 		}
 		if !ok {
-			return formatErr(f.shdrOff(i), "Link field value %d in section %s is not a symbol table", s.link, s.name)
+			return llvmErr("Link field value %d in section %s is not a symbol table", s.link, s.name)
 		}
 	}
 	// A group whose members are all removed goes too (and with it the
@@ -215,6 +234,9 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 	for _, s := range out[1:] {
 		s.nameOff = shstr.offset(s.name)
 	}
+	if err := f.setAddedFlags(out, add); err != nil {
+		return err
+	}
 
 	segs, err := f.segments()
 	if err != nil {
@@ -239,6 +261,11 @@ func (f *elfFile) numberSections(removed []bool, add []Section) ([]uint32, []*ou
 		}
 		newIdx[i] = uint32(len(out))
 		s := f.secs[i]
+		if s.typ == shtSymtab || f.isStaticReloc(&s) {
+			// llvm-objcopy aligns these to the word size, whatever
+			// the input says.
+			s.align = f.wordSize()
+		}
 		out = append(out, &outSection{elfSection: s, old: i, src: f.r, srcAt: int64(s.off)})
 	}
 	for _, a := range add {
@@ -352,7 +379,7 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 		e := raw[uint64(i)*entsz:]
 		nameOff := bo.Uint32(e[nameAt:])
 		name := ""
-		if nameOff != 0 {
+		if nameOff != 0 || len(strBytes) > 0 { // offset 0 is read like any other
 			if name, err = strData.at(nameOff); err != nil {
 				return nil, formatErr(int64(st.off)+int64(i)*int64(entsz), "symbol %d: name offset %#x is past the end of the string table (%#x bytes)", i, nameOff, len(strBytes))
 			}
@@ -589,7 +616,7 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 	// write terabytes of zeros (or wrap around).
 	limit := uint64(f.size) + maxPadding
 	for _, s := range out[1:] {
-		if s.old < 0 || s.data != nil {
+		if s.old < 0 || s.data != nil || s.src == (zeros{}) {
 			limit += s.size
 		}
 	}
@@ -633,4 +660,46 @@ func inSegment(s *elfSection, segs []segment) bool {
 		}
 	}
 	return false
+}
+
+// setAddedFlags applies to existing sections what the bundler's
+// --set-section-flags=NAME=readonly,exclude does to every section of that
+// name, not only the added one: the flags llvm-objcopy controls are
+// replaced by SHF_EXCLUDE alone (the others, and the upper 32 bits, are
+// dropped too), and a section without contents gets zeros, since only
+// allocated sections may be SHT_NOBITS.
+func (f *elfFile) setAddedFlags(out []*outSection, add []Section) error {
+	if len(add) == 0 {
+		return nil
+	}
+	names := make(map[string]bool, len(add))
+	for _, a := range add {
+		names[a.Name] = true
+	}
+	keep := uint64(0x7ff00ec0) // INFO_LINK, LINK_ORDER, GROUP, TLS, COMPRESSED, OS and processor bits
+	if f.machine == emX86_64 {
+		keep &^= 0x10000000 // SHF_X86_64_LARGE
+	}
+	for _, s := range out[1:] {
+		if s.old < 0 || !names[s.name] {
+			continue
+		}
+		s.flags = s.flags&keep | shfExclude
+		if s.typ == shtNobits {
+			if s.size > maxZeroFill {
+				return fmt.Errorf("objfmt: section %d (%s): %#x bytes of zeros to write for an SHT_NOBITS section turned into contents", s.old, s.name, s.size)
+			}
+			s.typ = shtProgbits
+			s.src, s.srcAt = zeros{}, 0
+		}
+	}
+	return nil
+}
+
+// zeros reads as endless zero bytes.
+type zeros struct{}
+
+func (zeros) ReadAt(p []byte, off int64) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -66,3 +66,8 @@ $OBJCOPY --regex --remove-section="${P}.*" -- removal-group.fat.o removal-group.
 
 # COMDAT groups whose signature symbol is local lose GRP_COMDAT.
 host local-group $L/llvm-mc -filetype=obj -triple=x86_64-linux-gnu src/local-group.s -o local-group.host.o
+
+# Relocations and the symbol table aligned to 1 (llvm-objcopy writes the
+# word size), and sections named like the added bundles with other flags
+# and types (--set-section-flags changes them too).
+host odd $L/yaml2obj src/odd.yaml -o odd.host.o
