@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -240,6 +241,10 @@ func (j *job) unbundle() error {
 		if err := w.extract(tw); err != nil {
 			if tw.err != nil {
 				return ioFailure(tw.err)
+			}
+			var be *Error
+			if errors.As(err, &be) {
+				return err // already LLVM's words (objcopy failed)
 			}
 			return errorf("'%s': %v", path, err)
 		}
