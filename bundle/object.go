@@ -24,11 +24,6 @@ func (j *job) objectWalker(in *input) (walker, bool, error) {
 		return nil, false, nil
 	}
 	bundles, err := objfmt.ScanBundles(in.r, in.size)
-	if errors.Is(err, objfmt.ErrUnsupportedFormat) {
-		// Mach-O, Wasm, ...: LLVM finds no bundles it can read either way;
-		// report plainly rather than guess.
-		return nil, true, errorf("'%s': reading bundles from this object format is not supported", in.path)
-	}
 	var le *objfmt.LLVMError
 	switch {
 	case errors.As(err, &le):

@@ -178,3 +178,46 @@ func TestDiffObjectRereadByPath(t *testing.T) {
 	}
 	compare(t, ref, ours, cases)
 }
+
+// WebAssembly objects: the bundler lists and unbundles custom sections
+// named like bundles (llvm-objcopy can add them, though the bundler itself
+// cannot make such a file); an object without any has no bundles.
+func TestDiffObjectWasm(t *testing.T) {
+	ref, ours := tools(t)
+	clang := llvmref.Need(t, "clang")
+	objcopy := llvmref.Need(t, "llvm-objcopy")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.c"), []byte("int g = 3; int f(int x) { return x + g; }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d"), []byte("DEVICE PAYLOAD"), 0o644)
+	os.WriteFile(filepath.Join(dir, "nul"), []byte{0}, 0o644)
+	for _, argv := range [][]string{
+		{clang, "--target=wasm32", "-c", "-O1", "w.c", "-o", "w.o"},
+		{objcopy, "--add-section=__CLANG_OFFLOAD_BUNDLE__hip-amdgcn-amd-amdhsa--gfx906=d",
+			"--add-section=__CLANG_OFFLOAD_BUNDLE__host-x86_64-unknown-linux-gnu-=nul", "w.o", "fat.wasm"},
+	} {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("%v: %v\n%s", argv, err, out)
+		}
+	}
+	files := map[string][]byte{}
+	for _, n := range []string{"w.o", "fat.wasm", "d"} {
+		b, _ := os.ReadFile(filepath.Join(dir, n))
+		files[n] = b
+	}
+	files["trunc.wasm"] = files["fat.wasm"][:len(files["fat.wasm"])-20]
+	const (
+		hostT = "host-x86_64-unknown-linux-gnu"
+		d906  = "hip-amdgcn-amd-amdhsa--gfx906"
+	)
+	var cases []difftest.Case
+	for _, f := range []string{"w.o", "fat.wasm", "trunc.wasm"} {
+		cases = append(cases,
+			difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=" + f}},
+			difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + d906 + "," + hostT, "-input=" + f, "-output=a", "-output=b"}},
+			difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-allow-missing-bundles", "-targets=hip-amdgcn-amd-amdhsa--gfx908," + hostT, "-input=" + f, "-output=a", "-output=b"}},
+		)
+	}
+	compare(t, ref, ours, cases)
+}

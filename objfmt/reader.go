@@ -22,8 +22,9 @@ func formatErr(off int64, format string, args ...any) error {
 	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
 }
 
-// ErrUnsupportedFormat is returned by ReadBundles for object formats other
-// than ELF and COFF; the caller runs llvm-objcopy for those.
+// ErrUnsupportedFormat was returned by ReadBundles for object formats other
+// than ELF and COFF; they are all read now (Mach-O, XCOFF and GOFF names
+// cannot hold a bundle ID).
 var ErrUnsupportedFormat = errors.New("objfmt: object format not supported")
 
 // A Bundle is one bundle section of a fat object.
@@ -41,8 +42,8 @@ type Bundle struct {
 }
 
 // ReadBundles lists the bundle sections of an object file in section-header
-// order. ELF and COFF (objects and PE images) are supported; for other
-// formats it returns an error wrapping ErrUnsupportedFormat. A bundle whose
+// order. ELF, COFF (objects and PE images) and WebAssembly custom sections
+// are read; other object formats have none. A bundle whose
 // contents lie outside the file is an error; see ScanBundles for reading
 // such files as LLVM's bundler does.
 func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
@@ -66,10 +67,15 @@ func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 func ScanBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 	var m [4]byte
 	if n, _ := r.ReadAt(m[:], 0); n == 4 && string(m[:]) != "\x7fELF" && IsObject(r, size) {
-		if string(m[:2]) == "MZ" || isCOFFMachine(m[0], m[1]) {
+		switch {
+		case string(m[:2]) == "MZ" || isCOFFMachine(m[0], m[1]):
 			return readCOFFBundles(r, size)
+		case string(m[:]) == "\x00asm":
+			return readWasmBundles(r, size)
 		}
-		return nil, fmt.Errorf("%w: %q", ErrUnsupportedFormat, m[:])
+		// Mach-O, XCOFF and GOFF section names are too short (16, 8
+		// and 8 bytes) to hold BundlePrefix: no bundles.
+		return nil, nil
 	}
 	f, err := parseELF(r, size)
 	if err != nil {
