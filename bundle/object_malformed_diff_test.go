@@ -121,5 +121,18 @@ func TestDiffMalformedObject(t *testing.T) {
 				difftest.Case{Name: tag + " unbundle", Files: in, Args: []string{"-type=o", "-unbundle", "-targets=" + hostT + "," + d906, "-input=m.o", "-output=h.o", "-output=d.o"}})
 		}
 	}
+	// The symbol table's own string table (gcc keeps it apart from the
+	// section names): empty, or not NUL-terminated.
+	if g := files["gcc.o"]; g != nil {
+		p := elfPatcher{g}
+		str := int(p.get(p.sectionIndex(2), link, 4))
+		end := int(p.get(str, off, 8) + p.get(str, size, 8))
+		nonNUL := append([]byte(nil), g...)
+		nonNUL[end-1] = 'x'
+		for tag, bad := range map[string][]byte{"strtab-empty": p.with(str, size, 8, 0), "strtab-non-NUL": nonNUL} {
+			cases = append(cases, difftest.Case{Name: "gcc.o " + tag, Files: map[string][]byte{"m.o": bad, "d1": files["d1"]},
+				Args: []string{"-type=o", "-targets=" + hostT + "," + d906, "-input=m.o", "-input=d1", "-output=out.o"}})
+		}
+	}
 	compare(t, ref, ours, cases)
 }

@@ -96,8 +96,15 @@ func (f *elfFile) checkSymtab() (int, error) {
 	if int64(st.link) >= int64(n) {
 		return 0, llvmErr("Symbol table has link index of %d which is not a valid index", st.link)
 	}
-	if str := &f.secs[st.link]; str.typ != shtStrtab || str.flags&shfAlloc != 0 {
+	str := &f.secs[st.link]
+	if str.typ != shtStrtab || str.flags&shfAlloc != 0 {
 		return 0, llvmErr("Symbol table has link index of %d which is not a string table", st.link)
+	}
+	if str.size == 0 {
+		return 0, llvmErr("SHT_STRTAB string table section [index %d] is empty", st.link)
+	}
+	if last, err := f.readAt(str.off+str.size-1, 1, "string table"); err == nil && last[0] != 0 {
+		return 0, llvmErr("SHT_STRTAB string table section [index %d] is non-null terminated", st.link)
 	}
 	entsz := uint64(sym32Size)
 	if f.is64 {
