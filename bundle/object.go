@@ -263,6 +263,10 @@ func (j *job) objcopyFailed(path string, err error) error {
 	if errors.As(err, &le) {
 		return j.objcopyMessage(le.Msg)
 	}
+	var ae *objfmt.AllocError
+	if errors.As(err, &ae) {
+		return j.objcopyMessage(fmt.Sprintf("'%s': %v", path, ae))
+	}
 	fmt.Fprintf(j.Stderr, "%s: %s'%s': %v\n", j.Argv0, tag("error: ", j.Color), path, err)
 	return errorf("'llvm-objcopy' tool failed")
 }

@@ -121,6 +121,42 @@ func TestDiffMalformedObject(t *testing.T) {
 				difftest.Case{Name: tag + " unbundle", Files: in, Args: []string{"-type=o", "-unbundle", "-targets=" + hostT + "," + d906, "-input=m.o", "-output=h.o", "-output=d.o"}})
 		}
 	}
+	// Single fields llvm-objcopy reads its own way: sh_entsize keeps 32
+	// bits, a symbol table without a string table link, a terabyte
+	// alignment (objcopy cannot allocate the output), symbols with an
+	// unsupported reserved section index or SHN_XINDEX without a table,
+	// and SHT_NOBITS sections of a shared library placed by address, not
+	// by their (garbage) offsets.
+	{
+		p := elfPatcher{files["clang.o"]}
+		symtab := p.sectionIndex(2)
+		symOff := int(p.get(symtab, off, 8))
+		withSym := func(v uint16) []byte {
+			c := append([]byte(nil), p.b...)
+			binary.LittleEndian.PutUint16(c[symOff+24*2+6:], v)
+			return c
+		}
+		odd := map[string][]byte{
+			"entsize-upper-bits":  p.with(2, entsize, 8, 0x100000005),
+			"symtab-link-0":       p.with(symtab, link, 4, 0),
+			"align-1TiB":          p.with(2, align, 8, 1<<44),
+			"symbol-shndx-ff05":   withSym(0xff05),
+			"symbol-shndx-xindex": withSym(0xffff),
+		}
+		if so := files["lib.so"]; so != nil {
+			q := elfPatcher{so}
+			for i := 1; i < q.shnum(); i++ {
+				if q.get(i, typ, 4) == 8 { // SHT_NOBITS
+					odd[fmt.Sprintf("lib.so nobits %d garbage offset", i)] = q.with(i, off, 8, 0xff01010000005048)
+					odd[fmt.Sprintf("lib.so nobits %d huge size", i)] = q.with(i, size, 8, 0x1000004)
+				}
+			}
+		}
+		for tag, bad := range odd {
+			cases = append(cases, difftest.Case{Name: tag, Files: map[string][]byte{"m.o": bad, "d1": files["d1"]},
+				Args: []string{"-type=o", "-targets=" + hostT + "," + d906, "-input=m.o", "-input=d1", "-output=out.o"}})
+		}
+	}
 	// The symbol table's own string table (gcc keeps it apart from the
 	// section names): empty, or not NUL-terminated.
 	if g := files["gcc.o"]; g != nil {

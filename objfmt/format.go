@@ -42,12 +42,15 @@ const (
 
 	shfAlloc    = 0x2
 	shfInfoLink = 0x40
+	shfTLS      = 0x400
 	shfExclude  = 0x80000000
 
 	stbLocal = 0
 
-	emMIPS   = 8
-	emX86_64 = 62
+	emMIPS    = 8
+	emX86_64  = 62
+	emHexagon = 164
+	emAMDGPU  = 224
 )
 
 // Limits on what the reader accepts before allocating anything.

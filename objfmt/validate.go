@@ -93,7 +93,7 @@ func (f *elfFile) checkSymtab() (int, error) {
 		return 0, nil
 	}
 	st := &f.secs[idx]
-	if int64(st.link) >= int64(n) {
+	if st.link == 0 || int64(st.link) >= int64(n) {
 		return 0, llvmErr("Symbol table has link index of %d which is not a valid index", st.link)
 	}
 	str := &f.secs[st.link]
@@ -125,8 +125,14 @@ func (f *elfFile) checkSymtab() (int, error) {
 	count := int(st.size / entsz)
 	var xtab []byte
 	for i := 1; i < n; i++ {
-		if s := &f.secs[i]; s.typ == shtSymtabShndx && int(s.link) == idx && f.inFile(s) && s.size >= uint64(count)*4 {
-			xtab, _ = f.readAt(s.off, uint64(count)*4, "extended section index table")
+		if s := &f.secs[i]; s.typ == shtSymtabShndx && int(s.link) == idx {
+			if err := f.checkTable(i, 4); err != nil {
+				return 0, err
+			}
+			if s.size != uint64(count)*4 {
+				return 0, llvmErr("symbol section index table does not have the same number of entries as the symbol table")
+			}
+			xtab, _ = f.readAt(s.off, s.size, "extended section index table")
 		}
 	}
 	for k := 0; k < count; k++ {
@@ -139,9 +145,15 @@ func (f *elfFile) checkSymtab() (int, error) {
 			continue
 		}
 		sh := uint32(f.bo.Uint16(e[shndxAt:]))
-		if sh == shnXIndex && xtab != nil {
+		switch {
+		case sh == shnXIndex && xtab == nil:
+			return 0, llvmErr("symbol '%s' has index SHN_XINDEX but no SHT_SYMTAB_SHNDX section exists", f.symName(st.link, nameOff))
+		case sh == shnXIndex:
 			sh = f.bo.Uint32(xtab[4*k:])
-		} else if sh >= shnLoReserve {
+		case sh >= shnLoReserve:
+			if !f.reservedIndexOK(uint16(sh)) {
+				return 0, llvmErr("symbol '%s' has unsupported value greater than or equal to SHN_LORESERVE: %d", f.symName(st.link, nameOff), sh)
+			}
 			continue
 		}
 		if sh != shnUndef && int64(sh) >= int64(n) {
@@ -253,4 +265,21 @@ func (f *elfFile) checkGroup(i, nsyms int) error {
 		}
 	}
 	return nil
+}
+
+// reservedIndexOK reports the reserved section indices llvm-objcopy 22
+// accepts in a symbol: SHN_ABS, SHN_COMMON, the small-data commons of
+// Hexagon, three of MIPS's and AMDGPU's SHN_AMDGPU_LDS (observed).
+func (f *elfFile) reservedIndexOK(sh uint16) bool {
+	switch {
+	case sh == 0xfff1 || sh == 0xfff2:
+		return true
+	case f.machine == emHexagon:
+		return sh <= 0xff04
+	case f.machine == emAMDGPU:
+		return sh == 0xff00
+	case f.machine == emMIPS:
+		return sh == 0xff00 || sh == 0xff03 || sh == 0xff04 // ACOMMON, SCOMMON, SUNDEFINED
+	}
+	return false
 }

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
+	"sync"
 )
 
 // A Section is a section to append with AddSections.
@@ -261,6 +264,7 @@ func (f *elfFile) numberSections(removed []bool, add []Section) ([]uint32, []*ou
 		}
 		newIdx[i] = uint32(len(out))
 		s := f.secs[i]
+		s.entsize &= 0xffffffff // llvm-objcopy keeps 32 bits of it
 		if s.typ == shtSymtab || f.isStaticReloc(&s) {
 			// llvm-objcopy aligns these to the word size, whatever
 			// the input says.
@@ -542,8 +546,15 @@ func (f *elfFile) rewriteRelocs(s *outSection, sym *symbols) error {
 	return nil
 }
 
-// segment is the file range of a program header.
-type segment struct{ off, end uint64 }
+// segment is a program header: its file range, and for SHT_NOBITS
+// sections its memory range and whether it is PT_TLS.
+type segment struct {
+	off, end      uint64
+	vaddr, memEnd uint64
+	tls           bool
+}
+
+const ptTLS = 7
 
 func (f *elfFile) segments() ([]segment, error) {
 	if f.phnum == 0 {
@@ -563,16 +574,19 @@ func (f *elfFile) segments() ([]segment, error) {
 	var segs []segment
 	for i := 0; i < f.phnum; i++ {
 		p := tab[i*psz:]
-		var off, filesz uint64
+		var off, filesz, vaddr, memsz uint64
+		typ := f.bo.Uint32(p)
 		if f.is64 {
 			off, filesz = f.bo.Uint64(p[8:]), f.bo.Uint64(p[32:])
+			vaddr, memsz = f.bo.Uint64(p[16:]), f.bo.Uint64(p[40:])
 		} else {
 			off, filesz = uint64(f.bo.Uint32(p[4:])), uint64(f.bo.Uint32(p[16:]))
+			vaddr, memsz = uint64(f.bo.Uint32(p[8:])), uint64(f.bo.Uint32(p[20:]))
 		}
 		if off > uint64(f.size) || filesz > uint64(f.size)-off {
 			return nil, formatErr(int64(f.phoff)+int64(i*psz), "program header %d: offset %#x + file size %#x past the end of the file (%#x bytes)", i, off, filesz, f.size)
 		}
-		segs = append(segs, segment{off, off + filesz})
+		segs = append(segs, segment{off: off, end: off + filesz, vaddr: vaddr, memEnd: vaddr + memsz, tls: typ == ptTLS})
 	}
 	return segs, nil
 }
@@ -620,23 +634,71 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 			limit += s.size
 		}
 	}
+	// Lay out as llvm-objcopy does, in wrapping 64-bit arithmetic, to
+	// know the size it would ask for; refuse to write past the limit.
 	cur := start
+	wrapped := false
+	var bad *outSection
 	for _, s := range free {
-		// Alignment padding counts even before SHT_NOBITS sections.
-		if s.align > limit {
-			return 0, formatErr(f.shdrOff(max(s.old, 0)), "section %s: alignment %#x is too large", s.name, s.align)
+		a := s.align
+		if a > 1 && cur+a-1 < cur {
+			wrapped = true
 		}
-		s.off = alignTo(cur, s.align)
-		cur = s.off
+		s.off = alignTo(cur, a)
+		next := s.off
 		if s.typ != shtNobits {
-			cur += s.size
+			next += s.size
 		}
-		if cur > limit {
-			return 0, formatErr(f.shdrOff(max(s.old, 0)), "section %s: layout would grow the output past %#x bytes (input %#x bytes)", s.name, limit, f.size)
+		if next < cur {
+			wrapped = true
+		}
+		cur = next
+		if bad == nil && (wrapped || cur > limit) {
+			bad = s
 		}
 	}
 	shoff := alignTo(cur, f.wordSize())
-	return shoff, nil
+	if bad == nil {
+		return shoff, nil
+	}
+	total := shoff + uint64(len(out))*uint64(f.shdrSize())
+	if !wrapped && total >= unallocatable() {
+		// llvm-objcopy fails to allocate its output buffer.
+		return 0, &AllocError{Size: total}
+	}
+	return 0, formatErr(f.shdrOff(max(bad.old, 0)), "section %s: layout would grow the output past %#x bytes (input %#x bytes)", bad.name, limit, f.size)
+}
+
+// unallocatable returns the smallest output size llvm-objcopy cannot
+// allocate here: Linux refuses a single allocation larger than memory and
+// swap together (overcommit heuristics).
+var unallocatable = sync.OnceValue(func() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 1 << 40
+	}
+	var total uint64
+	for _, line := range strings.Split(string(b), "\n") {
+		var kb uint64
+		if n, _ := fmt.Sscanf(line, "MemTotal: %d kB", &kb); n == 1 {
+			total += kb << 10
+		} else if n, _ := fmt.Sscanf(line, "SwapTotal: %d kB", &kb); n == 1 {
+			total += kb << 10
+		}
+	}
+	if total == 0 {
+		return 1 << 40
+	}
+	return total
+})
+
+// AllocError is llvm-objcopy's failure to allocate an output of Size bytes
+// (a damaged sh_addralign or sh_offset asking for terabytes). LLVM prints
+// it as "'<input>': failed to allocate memory buffer of <Size in hex> bytes".
+type AllocError struct{ Size uint64 }
+
+func (e *AllocError) Error() string {
+	return fmt.Sprintf("failed to allocate memory buffer of %x bytes", e.Size)
 }
 
 func boolInt(b bool) int {
@@ -646,16 +708,22 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// inSegment reports whether a section lies in the file image of a segment.
+// inSegment reports whether llvm-objcopy takes a section to lie in a
+// segment (and so keeps its offset): an SHT_NOBITS section by address, if
+// allocated, in a segment of its own TLS kind; any other by file offset. An
+// empty section counts as one byte long, so that one on the boundary of two
+// segments belongs to the second.
 func inSegment(s *elfSection, segs []segment) bool {
+	size := max(s.size, 1)
 	for _, g := range segs {
-		if s.typ == shtNobits || s.size == 0 {
-			if s.flags&shfAlloc != 0 && g.off <= s.off && s.off <= g.end && g.end > g.off {
+		if s.typ == shtNobits {
+			if s.flags&shfAlloc != 0 && (s.flags&shfTLS != 0) == g.tls &&
+				g.vaddr <= s.addr && s.addr+size >= s.addr && s.addr+size <= g.memEnd {
 				return true
 			}
 			continue
 		}
-		if g.off <= s.off && s.off+s.size <= g.end {
+		if g.off <= s.off && s.off+size >= s.off && s.off+size <= g.end {
 			return true
 		}
 	}
