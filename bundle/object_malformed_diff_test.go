@@ -136,7 +136,11 @@ func TestDiffMalformedObject(t *testing.T) {
 			binary.LittleEndian.PutUint16(c[symOff+24*2+6:], v)
 			return c
 		}
+		nullGlobal := append([]byte(nil), p.b...)
+		nullGlobal[symOff+4] = 0x10 // st_info of symbol 0: STB_GLOBAL
 		odd := map[string][]byte{
+			"null-symbol-global":  nullGlobal,
+			"align-32MiB":         p.with(2, align, 8, 1<<25),
 			"entsize-upper-bits":  p.with(2, entsize, 8, 0x100000005),
 			"symtab-link-0":       p.with(symtab, link, 4, 0),
 			"align-1TiB":          p.with(2, align, 8, 1<<44),

@@ -58,8 +58,9 @@ const (
 	// maxSections bounds the section count; it is also checked against the
 	// file size, since each header takes 40 or 64 bytes.
 	maxSections = 1 << 24
-	// maxPadding bounds the alignment padding the writer adds in total.
-	maxPadding = 1 << 24
+	// maxPadding bounds the alignment padding the writer adds in total
+	// (llvm-objcopy pads without limit, up to what it can allocate).
+	maxPadding = 1 << 30
 	// maxZeroFill bounds the zeros written for an SHT_NOBITS section that
 	// gets contents (see setAddedFlags).
 	maxZeroFill = 1 << 30

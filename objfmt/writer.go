@@ -419,16 +419,17 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 			sy.changed = true
 		}
 	}
-	// Locals first, each group in input order.
+	// Locals first, each group in input order (the null symbol too is
+	// placed by its binding).
 	sorted := make([]int, 0, len(order))
 	for _, i := range order {
-		if syms[i].local || i == 0 {
+		if syms[i].local {
 			sorted = append(sorted, i)
 		}
 	}
 	sy.firstGlobal = uint32(len(sorted))
 	for _, i := range order {
-		if !(syms[i].local || i == 0) {
+		if !syms[i].local {
 			sorted = append(sorted, i)
 		}
 	}
