@@ -17,11 +17,10 @@ type input struct {
 	file *os.File
 	// more holds the further bundles of an input made of several CCOBs.
 	more []*input
-	// gone is set when the file at path no longer holds what r reads:
-	// a decompressed CCOB, or standard input already read to its end.
-	// LLVM runs llvm-objcopy on the path to make a host object, and
-	// objcopy then finds no object there.
-	gone bool
+	// beyondLLVM marks the bundles of an input LLVM 22 cannot read (several
+	// CCOBs, padding): no LLVM behaviour to follow, so a host object is made
+	// from what we read rather than by re-reading the file as objcopy would.
+	beyondLLVM bool
 }
 
 func (in *input) close() {
@@ -55,7 +54,7 @@ func (j *job) openRaw(path string) (*input, error) {
 		if err != nil {
 			return nil, pathError(path, err)
 		}
-		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data)), gone: true}, nil
+		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data))}, nil
 	}
 	if path == "" {
 		return nil, pathError(path, syscall.ENOENT)
@@ -117,9 +116,10 @@ func (j *job) openInput(path string) (*input, error) {
 	}
 	// Where LLVM 22 reads the CCOB, its objcopy later fails on the
 	// compressed file; where it does not, there is nothing to match.
-	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0])), gone: llvm || path == "-"}
+	beyond := !llvm && path != "-"
+	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0])), beyondLLVM: beyond}
 	for _, p := range parts[1:] {
-		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p)), gone: path == "-"})
+		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p)), beyondLLVM: beyond})
 	}
 	return first, nil
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/objfmt"
 )
 
@@ -22,35 +23,39 @@ func (j *job) objectWalker(in *input) (walker, bool, error) {
 	if !objfmt.IsObject(in.r, in.size) {
 		return nil, false, nil
 	}
-	bundles, err := objfmt.ReadBundles(in.r, in.size)
-	if errors.Is(err, objfmt.ErrUnsupportedFormat) {
-		// Mach-O, Wasm, ...: LLVM finds no bundles it can read either way;
-		// report plainly rather than guess.
-		return nil, true, errorf("'%s': reading bundles from this object format is not supported", in.path)
-	}
-	if err != nil {
+	bundles, err := objfmt.ScanBundles(in.r, in.size)
+	var le *objfmt.LLVMError
+	switch {
+	case errors.As(err, &le):
+		// LLVM's words; the bundles before the bad section come first.
+		err = errorf("%s", le.Msg)
+	case err != nil:
 		return nil, true, errorf("'%s': %v", in.path, err)
 	}
-	return &objectWalker{j: j, in: in, bundles: bundles, i: -1}, true, nil
+	return &objectWalker{j: j, in: in, bundles: bundles, tail: err, i: -1}, true, nil
 }
 
 type objectWalker struct {
 	j       *job
 	in      *input
 	bundles []objfmt.Bundle
+	tail    error // met after the last bundle
 	i       int
 }
 
 func (o *objectWalker) next() (string, bool, error) {
 	o.i++
 	if o.i >= len(o.bundles) {
-		return "", false, nil
+		return "", false, o.tail
 	}
 	return o.bundles[o.i].ID, true, nil
 }
 
 func (o *objectWalker) extract(w io.Writer) error {
 	b := o.bundles[o.i]
+	if b.Truncated {
+		return errorf("%s", objfmt.ErrTruncated.Error())
+	}
 	if !b.HostPlaceholder {
 		return copyRange(w, o.in.r, b.Offset, b.Size)
 	}
@@ -60,19 +65,36 @@ func (o *objectWalker) extract(w io.Writer) error {
 		o.j.printCommand(objfmt.StripCommandArgs(o.in.path, tempName()))
 		return nil
 	}
-	if o.in.gone {
-		// LLVM's objcopy reads the CCOB file, or a standard input LLVM
-		// has already read to its end.
-		fmt.Fprintf(o.j.Stderr, "llvm-objcopy: %s'%s': The file was not recognized as a valid object file\n", tag("error: ", o.j.Color), o.in.path)
-		return errorf("'llvm-objcopy' tool failed")
+	in := o.in
+	if in.file == nil && !in.beyondLLVM {
+		// LLVM runs objcopy on the input path, which reads the file
+		// again: standard input and pipes have nothing left, and a
+		// compressed input is a CCOB, not an object.
+		data, err := o.j.reread(in.path)
+		if err != nil {
+			return o.j.objcopyMessage(fmt.Sprintf("'%s': %s", in.path, oserr.Strerror(err)))
+		}
+		if !objfmt.IsObject(bytes.NewReader(data), int64(len(data))) {
+			return o.j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", in.path))
+		}
+		in = &input{path: in.path, r: bytes.NewReader(data), size: int64(len(data))}
 	}
-	if !objfmt.IsELF(o.in.r, o.in.size) {
-		return o.j.runObjcopyStrip(w, o.in)
+	if !objfmt.IsELF(in.r, in.size) {
+		return o.j.runObjcopyStrip(w, in)
 	}
-	if err := objfmt.StripBundles(w, o.in.r, o.in.size); err != nil {
-		return o.j.objcopyFailed(o.in.path, err)
+	if err := objfmt.StripBundles(w, in.r, in.size); err != nil {
+		return o.j.objcopyFailed(in.path, err)
 	}
 	return nil
+}
+
+// reread reads an input again by path, as the llvm-objcopy LLVM runs does:
+// "-" is what is left of standard input.
+func (j *job) reread(path string) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(j.Stdin)
+	}
+	return os.ReadFile(path)
 }
 
 // bundleObject bundles into a copy of the reference object. It returns
@@ -117,6 +139,11 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		f.Abort() // objcopy writes the output
 		return true, j.runObjcopyBundle(ref)
 	}
+	// LLVM hands objcopy the paths, and objcopy reads the files to add
+	// first, then the host. An input we could only read once (standard
+	// input, a pipe) is what objcopy finds on reading it again: "-" is a
+	// file of that name to --add-section, and the rest of standard input
+	// (nothing) as the host.
 	secs := make([]objfmt.Section, len(ins))
 	for i, in := range ins {
 		name := objfmt.BundlePrefix + j.targets[i].std
@@ -124,12 +151,44 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 			secs[i] = objfmt.Section{Name: name, Data: oneNUL{}, Size: 1}
 			continue
 		}
+		if in.file == nil {
+			data, err := os.ReadFile(j.inputs[i]) // "-" too: a file of that name
+			if err != nil {
+				return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[i], oserr.Strerror(err)))
+			}
+			secs[i] = objfmt.Section{Name: name, Data: bytes.NewReader(data), Size: int64(len(data))}
+			continue
+		}
 		secs[i] = objfmt.Section{Name: name, Data: in.r, Size: in.size}
+	}
+	if host.file == nil {
+		data, err := j.reread(j.inputs[ref])
+		if err != nil {
+			return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[ref], oserr.Strerror(err)))
+		}
+		if !objfmt.IsELF(bytes.NewReader(data), int64(len(data))) {
+			return true, j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", j.inputs[ref]))
+		}
+		host = &input{path: host.path, r: bytes.NewReader(data), size: int64(len(data))}
 	}
 	if err := objfmt.AddSections(f, host.r, host.size, secs); err != nil {
 		return true, j.objcopyFailed(j.inputs[ref], err)
 	}
+	if j.outputs[0] == "-" && empty.Len() > 0 {
+		// LLVM's buffered stdout is flushed at exit, after objcopy
+		// has written the object there.
+		if _, err := f.Write(empty.Bytes()); err != nil {
+			return true, ioFailure(err)
+		}
+	}
 	return true, f.Commit()
+}
+
+// objcopyMessage fails as LLVM does when llvm-objcopy prints msg as its
+// error.
+func (j *job) objcopyMessage(msg string) error {
+	fmt.Fprintf(j.Stderr, "%s: error: %s\n", objfmt.ObjcopyName, msg)
+	return errorf("'llvm-objcopy' tool failed")
 }
 
 // sectionFiles lists, per target, the section name and the file objcopy
@@ -205,8 +264,17 @@ func tempName() string {
 }
 
 // objcopyFailed reports an object our ELF writer refused — one llvm-objcopy
-// refuses too — with our reason first and then LLVM's message.
+// refuses too — with objcopy's message when we know its words, else with
+// our reason, and then LLVM's message.
 func (j *job) objcopyFailed(path string, err error) error {
+	var le *objfmt.LLVMError
+	if errors.As(err, &le) {
+		return j.objcopyMessage(le.Msg)
+	}
+	var ae *objfmt.AllocError
+	if errors.As(err, &ae) {
+		return j.objcopyMessage(fmt.Sprintf("'%s': %v", path, ae))
+	}
 	fmt.Fprintf(j.Stderr, "%s: %s'%s': %v\n", j.Argv0, tag("error: ", j.Color), path, err)
 	return errorf("'llvm-objcopy' tool failed")
 }

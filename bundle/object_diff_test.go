@@ -1,12 +1,14 @@
 package bundle_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"testing"
 
+	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
 )
@@ -105,6 +107,11 @@ func TestDiffObjectDryRun(t *testing.T) {
 	files := objectFiles(t)
 	fat := difftest.Run(t, ref, difftest.Case{Files: files, Args: []string{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o"}})
 	files["fat.o"] = fat.Files["fat.o"]
+	var ccob bytes.Buffer
+	if _, err := compress.Compress(&ccob, files["fat.o"], compress.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files["fat.ccob"] = ccob.Bytes()
 	for _, args := range [][]string{
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###"},
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###", "-compress"},
@@ -123,4 +130,94 @@ func TestDiffObjectDryRun(t *testing.T) {
 			t.Errorf("%v\n%s", args, d)
 		}
 	}
+}
+
+// llvm-objcopy reads its inputs again by path: a device input "-" is a file
+// named "-", a host "-" (standard input, already read by the bundler) is
+// empty, and the host object of a fat object read from standard input or
+// decompressed from a CCOB cannot be made. With -output=- and -compress,
+// the (empty) compressed container follows the object on standard output.
+func TestDiffObjectRereadByPath(t *testing.T) {
+	ref, ours := tools(t)
+	files := objectFiles(t)
+	const (
+		hostT = "host-x86_64-unknown-linux-gnu"
+		d906  = "hip-amdgcn-amd-amdhsa--gfx906"
+	)
+	fat := difftest.Run(t, ref, difftest.Case{Files: files, Args: []string{"-type=o", "-targets=" + hostT + "," + d906, "-input=clang.o", "-input=d1", "-output=fat.o"}})
+	if fat.Code != 0 {
+		t.Fatalf("bundling: %s", fat.Stderr)
+	}
+	// A CCOB holding the fat object (as -type=bc -compress would hold a
+	// bundle): made with our compressor, which LLVM reads.
+	files["fat.o"] = fat.Files["fat.o"]
+	var ccob bytes.Buffer
+	if _, err := compress.Compress(&ccob, files["fat.o"], compress.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	files["fat.ccob"] = ccob.Bytes()
+	withDash := map[string][]byte{"-": []byte("DASH FILE")}
+	for k, v := range files {
+		withDash[k] = v
+	}
+	bundleArgs := func(in ...string) []string {
+		return append([]string{"-type=o", "-targets=" + hostT + "," + d906, "-output=out.o"}, in...)
+	}
+	cases := []difftest.Case{
+		{Name: "device - without a file named -", Files: files, Stdin: []byte("stdin"), Args: bundleArgs("-input=clang.o", "-input=-")},
+		{Name: "device - with a file named -", Files: withDash, Stdin: []byte("stdin"), Args: bundleArgs("-input=clang.o", "-input=-")},
+		{Name: "host - (an object on stdin)", Files: files, Stdin: files["clang.o"], Args: bundleArgs("-input=-", "-input=d1")},
+		{Name: "both -", Files: files, Stdin: files["clang.o"], Args: bundleArgs("-input=-", "-input=-")},
+		{Name: "unbundle host from stdin", Files: files, Stdin: files["fat.o"], Args: []string{"-type=o", "-unbundle", "-targets=" + hostT, "-input=-", "-output=h.o"}},
+		{Name: "unbundle device from stdin", Files: files, Stdin: files["fat.o"], Args: []string{"-type=o", "-unbundle", "-targets=" + d906, "-input=-", "-output=d.o"}},
+		{Name: "unbundle host from a CCOB", Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + hostT, "-input=fat.ccob", "-output=h.o"}},
+		{Name: "unbundle device from a CCOB", Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + d906, "-input=fat.ccob", "-output=d.o"}},
+		{Name: "list from stdin", Files: files, Stdin: files["fat.o"], Args: []string{"-type=o", "-list", "-input=-"}},
+		{Name: "compressed to stdout", Files: files, Args: []string{"-type=o", "-targets=" + hostT + "," + d906, "-input=clang.o", "-input=d1", "-output=-", "-compress"}},
+		{Name: "compressed to stdout, verbose", Files: files, Args: []string{"-type=o", "-targets=" + hostT + "," + d906, "-input=clang.o", "-input=d1", "-output=-", "-compress", "-verbose"}},
+	}
+	compare(t, ref, ours, cases)
+}
+
+// WebAssembly objects: the bundler lists and unbundles custom sections
+// named like bundles (llvm-objcopy can add them, though the bundler itself
+// cannot make such a file); an object without any has no bundles.
+func TestDiffObjectWasm(t *testing.T) {
+	ref, ours := tools(t)
+	clang := llvmref.Need(t, "clang")
+	objcopy := llvmref.Need(t, "llvm-objcopy")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "w.c"), []byte("int g = 3; int f(int x) { return x + g; }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d"), []byte("DEVICE PAYLOAD"), 0o644)
+	os.WriteFile(filepath.Join(dir, "nul"), []byte{0}, 0o644)
+	for _, argv := range [][]string{
+		{clang, "--target=wasm32", "-c", "-O1", "w.c", "-o", "w.o"},
+		{objcopy, "--add-section=__CLANG_OFFLOAD_BUNDLE__hip-amdgcn-amd-amdhsa--gfx906=d",
+			"--add-section=__CLANG_OFFLOAD_BUNDLE__host-x86_64-unknown-linux-gnu-=nul", "w.o", "fat.wasm"},
+	} {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("%v: %v\n%s", argv, err, out)
+		}
+	}
+	files := map[string][]byte{}
+	for _, n := range []string{"w.o", "fat.wasm", "d"} {
+		b, _ := os.ReadFile(filepath.Join(dir, n))
+		files[n] = b
+	}
+	files["trunc.wasm"] = files["fat.wasm"][:len(files["fat.wasm"])-20]
+	const (
+		hostT = "host-x86_64-unknown-linux-gnu"
+		d906  = "hip-amdgcn-amd-amdhsa--gfx906"
+	)
+	var cases []difftest.Case
+	for _, f := range []string{"w.o", "fat.wasm", "trunc.wasm"} {
+		cases = append(cases,
+			difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=" + f}},
+			difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + d906 + "," + hostT, "-input=" + f, "-output=a", "-output=b"}},
+			difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-allow-missing-bundles", "-targets=hip-amdgcn-amd-amdhsa--gfx908," + hostT, "-input=" + f, "-output=a", "-output=b"}},
+		)
+	}
+	compare(t, ref, ours, cases)
 }

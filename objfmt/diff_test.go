@@ -67,6 +67,7 @@ func TestDifferentialCompilers(t *testing.T) {
 		add("gcc-O2-g", gcc, "-c", "-O2", "-g", a)
 		add("gcc-function-sections", gcc, "-c", "-O1", "-ffunction-sections", a)
 		add("g++-O0", gcc, "-x", "c++", "-c", "-O0", b)
+		add("g++-ctor-groups", gcc, "-x", "c++", "-c", "-O0", src("ctor.cpp"))
 		add("gcc-shared", gcc, "-shared", "-fPIC", "-O1", a)
 	}
 	for _, bd := range builds {

@@ -38,13 +38,19 @@ const (
 	shtSymtabShndx = 18
 	shtLLVMAddrsig = 0x6fff4c03
 
+	grpComdat = 0x1
+
 	shfAlloc    = 0x2
 	shfInfoLink = 0x40
+	shfTLS      = 0x400
 	shfExclude  = 0x80000000
 
 	stbLocal = 0
 
-	emMIPS = 8
+	emMIPS    = 8
+	emX86_64  = 62
+	emHexagon = 164
+	emAMDGPU  = 224
 )
 
 // Limits on what the reader accepts before allocating anything.
@@ -52,6 +58,10 @@ const (
 	// maxSections bounds the section count; it is also checked against the
 	// file size, since each header takes 40 or 64 bytes.
 	maxSections = 1 << 24
-	// maxPadding bounds the alignment padding the writer adds in total.
-	maxPadding = 1 << 24
+	// maxPadding bounds the alignment padding the writer adds in total
+	// (llvm-objcopy pads without limit, up to what it can allocate).
+	maxPadding = 1 << 30
+	// maxZeroFill bounds the zeros written for an SHT_NOBITS section that
+	// gets contents (see setAddedFlags).
+	maxZeroFill = 1 << 30
 )

@@ -73,7 +73,7 @@ func IsObject(r io.ReaderAt, size int64) bool {
 	case len(b) >= 4 && (string(b[:4]) == "\xfe\xed\xfa\xcf" || string(b[:4]) == "\xcf\xfa\xed\xfe"):
 		return machOOK(r, size, b, 32)
 	case len(b) >= 8 && string(b[:4]) == "\x00asm":
-		return binary.LittleEndian.Uint32(b[4:]) == 1
+		return binary.LittleEndian.Uint32(b[4:]) == 1 && wasmSections(r, size, nil)
 	case len(b) >= 2 && (b[0] == 0x01 && (b[1] == 0xdf || b[1] == 0xf7)):
 		hdr := int64(20)
 		if b[1] == 0xf7 {

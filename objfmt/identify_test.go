@@ -110,3 +110,20 @@ func TestIsObjectBundler(t *testing.T) {
 		}
 	}
 }
+
+func TestWasmBundles(t *testing.T) {
+	b := readFile(t, "testdata/wasm.fat.o")
+	bs, err := ReadBundles(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 2 || bs[0].ID != "hip-amdgcn-amd-amdhsa--gfx906" || bs[1].ID != "host-x86_64-unknown-linux-gnu-" ||
+		string(b[bs[0].Offset:bs[0].Offset+bs[0].Size]) != "ABCD" || !bs[1].HostPlaceholder || bs[0].HostPlaceholder {
+		t.Errorf("bundles %+v", bs)
+	}
+	// Section framing past the end: not an object (LLVM falls back to
+	// the binary format).
+	if IsObject(bytes.NewReader(b[:len(b)-3]), int64(len(b)-3)) {
+		t.Error("truncated WebAssembly file taken for an object")
+	}
+}

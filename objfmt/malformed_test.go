@@ -30,14 +30,14 @@ func TestMalformed(t *testing.T) {
 		{"huge-section-count", patched(patched(elf, 60, 0, 0), shdr(0, 32), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f), "section header table of"},
 		{"bad-shentsize", patched(elf, 58, 0x30), "e_shentsize"},
 		{"shstrndx-out-of-range", patched(elf, 62, 0x63), "string table index 99"},
-		{"name-offset-out-of-range", patched(elf, shdr(2, 0), 0xff, 0xff), "name offset 0xffff"},
-		{"section-past-eof", patched(elf, shdr(2, 24), 0xff, 0xff, 0xff), "past the end of the file"},
-		{"symtab-entsize", patched(elf, shdr(symtab, 56), 16), "sh_entsize 16"},
-		{"symtab-size", patched(elf, shdr(symtab, 32), 0xd9), "not a multiple"},
-		{"symtab-link", patched(elf, shdr(symtab, 40), 0x50), "not a string table"},
-		{"two-symtabs", patched(elf, shdr(11, 4), 2), "multiple SHT_SYMTAB"},
-		{"symbol-name-out-of-range", patched(elf, int(f.secs[symtab].off)+24, 0xff, 0xff, 0xff), "symbol 1: name offset"},
-		{"symbol-section-out-of-range", patched(elf, int(f.secs[symtab].off)+24*2+6, 0x00, 0xfe), "section index 65024"},
+		{"name-offset-out-of-range", patched(elf, shdr(2, 0), 0xff, 0xff), "a section [index 2] has an invalid sh_name (0xffff) offset which goes past the end of the section name string table"},
+		{"section-past-eof", patched(elf, shdr(2, 24), 0xff, 0xff, 0xff), "section [index 2] has a sh_offset (0xffffff) + sh_size (0xa) that is greater than the file size (0x8a8)"},
+		{"symtab-entsize", patched(elf, shdr(symtab, 56), 16), "section [index 13] has invalid sh_entsize: expected 24, but got 16"},
+		{"symtab-size", patched(elf, shdr(symtab, 32), 0xd9), "section [index 13] has an invalid sh_size (217) which is not a multiple of its sh_entsize (24)"},
+		{"symtab-link", patched(elf, shdr(symtab, 40), 0x50), "Symbol table has link index of 80 which is not a valid index"},
+		{"two-symtabs", patched(elf, shdr(11, 4), 2), "found multiple SHT_SYMTAB sections"},
+		{"symbol-name-out-of-range", patched(elf, int(f.secs[symtab].off)+24, 0xff, 0xff, 0xff), "st_name (0xffffff) is past the end of the string table of size 0x12c"},
+		{"symbol-section-out-of-range", patched(elf, int(f.secs[symtab].off)+24*2+6, 0x00, 0xfe), "symbol '' is defined has invalid section index 65024"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,8 +61,9 @@ func TestMalformed(t *testing.T) {
 				}
 			}
 			var fe *FormatError
-			if !errors.As(firstErr, &fe) {
-				t.Errorf("error %v is not a *FormatError", firstErr)
+			var le *LLVMError
+			if !errors.As(firstErr, &fe) && !errors.As(firstErr, &le) {
+				t.Errorf("error %v is neither a *FormatError nor an *LLVMError", firstErr)
 			}
 		})
 	}
@@ -114,4 +115,41 @@ func FuzzReadBundles(f *testing.F) {
 			AddSections(io.Discard, r, int64(len(b)), []Section{{Name: BundlePrefix + "x", Data: bytes.NewReader([]byte{0}), Size: 1}})
 		}
 	})
+}
+
+// An ELF file without a section header table (e_shoff 0, e_shstrndx 0):
+// llvm-objcopy 22 writes none either, and the contents of added sections
+// follow the rest of the file, unnamed. Observed: a relocatable object
+// comes out as its header (e_shentsize 0) followed by the payloads.
+func TestNoSectionHeaderTable(t *testing.T) {
+	elf := readFile(t, "testdata/clang-O1.host.o")
+	bad := append([]byte(nil), elf...)
+	clear(bad[40:48]) // e_shoff
+	clear(bad[58:64]) // e_shentsize, e_shnum, e_shstrndx
+	var out bytes.Buffer
+	secs := []Section{
+		{Name: BundlePrefix + "host-x86_64-unknown-linux-gnu-", Data: bytes.NewReader([]byte{0}), Size: 1},
+		{Name: BundlePrefix + "hip-amdgcn-amd-amdhsa--gfx906", Data: bytes.NewReader([]byte("DEV")), Size: 3},
+	}
+	if err := AddSections(&out, bytes.NewReader(bad), int64(len(bad)), secs); err != nil {
+		t.Fatal(err)
+	}
+	want := append(append([]byte(nil), bad[:64]...), "\x00DEV"...)
+	sameBytes(t, "AddSections", out.Bytes(), want)
+	out.Reset()
+	if err := StripBundles(&out, bytes.NewReader(bad), int64(len(bad))); err != nil {
+		t.Fatal(err)
+	}
+	sameBytes(t, "StripBundles", out.Bytes(), bad[:64])
+	bs, err := ReadBundles(bytes.NewReader(bad), int64(len(bad)))
+	if err != nil || len(bs) != 0 {
+		t.Errorf("ReadBundles = %v, %v; want no bundles", bs, err)
+	}
+	// With a section name table index but no sections, llvm-objcopy
+	// refuses the file.
+	bad[62] = 1
+	err = StripBundles(io.Discard, bytes.NewReader(bad), int64(len(bad)))
+	if err == nil || err.Error() != "e_shstrndx field value 1 in elf header  is invalid" {
+		t.Errorf("StripBundles with e_shstrndx 1: %v", err)
+	}
 }

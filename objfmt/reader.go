@@ -22,8 +22,9 @@ func formatErr(off int64, format string, args ...any) error {
 	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
 }
 
-// ErrUnsupportedFormat is returned by ReadBundles for object formats other
-// than ELF and COFF; the caller runs llvm-objcopy for those.
+// ErrUnsupportedFormat was returned by ReadBundles for object formats other
+// than ELF and COFF; they are all read now (Mach-O, XCOFF and GOFF names
+// cannot hold a bundle ID).
 var ErrUnsupportedFormat = errors.New("objfmt: object format not supported")
 
 // A Bundle is one bundle section of a fat object.
@@ -35,35 +36,66 @@ type Bundle struct {
 	// bundler then stands the whole object minus its bundle sections (see
 	// StripBundles) in for the payload.
 	HostPlaceholder bool
+	// Truncated is set when the contents lie outside the file (Offset and
+	// Size are then 0); reading them is an error (ErrTruncated).
+	Truncated bool
 }
 
 // ReadBundles lists the bundle sections of an object file in section-header
-// order. ELF and COFF (objects and PE images) are supported; for other
-// formats it returns an error wrapping ErrUnsupportedFormat.
+// order. ELF, COFF (objects and PE images) and WebAssembly custom sections
+// are read; other object formats have none. A bundle whose
+// contents lie outside the file is an error; see ScanBundles for reading
+// such files as LLVM's bundler does.
 func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
+	bs, err := ScanBundles(r, size)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bs {
+		if b.Truncated {
+			return nil, errUnexpectedEOF
+		}
+	}
+	return bs, nil
+}
+
+// ScanBundles is ReadBundles as clang-offload-bundler reads an object:
+// section by section, so that on a malformed section it returns the bundles
+// before it together with the error (an *LLVMError with LLVM's words for
+// it), and a bundle whose contents lie outside the file is only marked
+// Truncated (an error once someone reads it: see ErrTruncated).
+func ScanBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 	var m [4]byte
 	if n, _ := r.ReadAt(m[:], 0); n == 4 && string(m[:]) != "\x7fELF" && IsObject(r, size) {
-		if string(m[:2]) == "MZ" || isCOFFMachine(m[0], m[1]) {
+		switch {
+		case string(m[:2]) == "MZ" || isCOFFMachine(m[0], m[1]):
 			return readCOFFBundles(r, size)
+		case string(m[:]) == "\x00asm":
+			return readWasmBundles(r, size)
 		}
-		return nil, fmt.Errorf("%w: %q", ErrUnsupportedFormat, m[:])
+		// Mach-O, XCOFF and GOFF section names are too short (16, 8
+		// and 8 bytes) to hold BundlePrefix: no bundles.
+		return nil, nil
 	}
 	f, err := parseELF(r, size)
 	if err != nil {
 		return nil, err
 	}
 	var out []Bundle
-	for i := 1; i < len(f.secs); i++ {
+	for i := range f.secs {
+		if i == f.badName {
+			return out, f.nameErr(i)
+		}
 		s := &f.secs[i]
 		id, ok := cutPrefix(s.name, BundlePrefix)
-		if !ok {
+		if !ok || i == 0 {
 			continue
 		}
 		b := Bundle{ID: id, Offset: int64(s.off), Size: int64(s.size)}
 		if s.typ == shtNobits {
 			b.Offset, b.Size = 0, 0
 		} else if s.off > uint64(size) || s.size > uint64(size)-s.off {
-			return nil, formatErr(f.shdrOff(i), "bundle section %d (%s): sh_offset %#x + sh_size %#x past the end of the file (%#x bytes)", i, s.name, s.off, s.size, size)
+			b.Offset, b.Size, b.Truncated = 0, 0, true
 		}
 		if b.Size == 1 {
 			var c [1]byte
@@ -76,6 +108,9 @@ func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 	}
 	return out, nil
 }
+
+// ErrTruncated is LLVM's error for reading a bundle marked Truncated.
+var ErrTruncated error = errUnexpectedEOF
 
 func cutPrefix(s, p string) (string, bool) {
 	if len(s) >= len(p) && s[:len(p)] == p {
@@ -105,6 +140,8 @@ type elfFile struct {
 
 	secs     []elfSection
 	shstrtab []byte
+	badName  int  // first section whose name is out of range, or -1
+	noShdrs  bool // no section header table: the output gets none either
 }
 
 type elfSection struct {
@@ -195,7 +232,7 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if !ok {
 		return nil, formatErr(4, "invalid ELF class %d or data encoding %d", id[4], id[5])
 	}
-	f := &elfFile{r: r, size: size, is64: is64, bo: bo, ident: id}
+	f := &elfFile{r: r, size: size, is64: is64, bo: bo, ident: id, badName: -1}
 	eh, err := f.readAt(0, uint64(f.ehdrSize()), "ELF header")
 	if err != nil {
 		return nil, err
@@ -258,27 +295,56 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if n == 0 {
 		return f, nil
 	}
-	if f.shstrndx == shnUndef || f.shstrndx >= len(f.secs) {
-		return nil, formatErr(int64(f.shoff), "section header string table index %d does not exist (%d sections)", f.shstrndx, n)
+	if f.shstrndx >= len(f.secs) {
+		return nil, llvmErr("section header string table index %d does not exist", f.shstrndx)
 	}
-	st := &f.secs[f.shstrndx]
-	if st.typ != shtStrtab {
-		return nil, formatErr(f.shdrOff(f.shstrndx), "section header string table (section %d) has type %#x, not SHT_STRTAB", f.shstrndx, st.typ)
+	if f.shstrndx != shnUndef {
+		// Without one (index 0), every name but the empty one is out
+		// of range.
+		st := &f.secs[f.shstrndx]
+		if st.typ != shtStrtab {
+			return nil, llvmErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", f.shstrndx, sectionTypeName(f.machine, st.typ))
+		}
+		if st.off > uint64(size) || st.size > uint64(size)-st.off {
+			return nil, rangeErr(f.shstrndx, st.off, st.size, size)
+		}
+		if st.size == 0 {
+			return nil, llvmErr("SHT_STRTAB string table section [index %d] is empty", f.shstrndx)
+		}
+		f.shstrtab, err = f.readAt(st.off, st.size, "section header string table")
+		if err != nil {
+			return nil, err
+		}
+		if f.shstrtab[len(f.shstrtab)-1] != 0 {
+			return nil, llvmErr("SHT_STRTAB string table section [index %d] is non-null terminated", f.shstrndx)
+		}
 	}
-	f.shstrtab, err = f.readAt(st.off, st.size, "section header string table")
-	if err != nil {
-		return nil, err
-	}
+	// A name out of range is reported when a reader gets to it: the
+	// bundler lists the bundles before it first.
+	f.badName = -1
 	names := newStrtabReader(f.shstrtab)
-	for i := 1; i < len(f.secs); i++ {
+	for i := range f.secs {
 		s := &f.secs[i]
+		if s.nameOff == 0 && len(f.shstrtab) == 0 {
+			continue // no table: only the empty name
+		}
+		// Offset 0 is read like any other (LLVM does not assume the
+		// table starts with a NUL byte).
 		name, err := names.at(s.nameOff)
 		if err != nil {
-			return nil, formatErr(f.shdrOff(i), "section %d: name offset %#x is past the end of the section name string table (%#x bytes)", i, s.nameOff, len(f.shstrtab))
+			if f.badName < 0 {
+				f.badName = i
+			}
+			continue
 		}
 		s.name = name
 	}
 	return f, nil
+}
+
+// nameErr is LLVM's message for the out-of-range name of section i.
+func (f *elfFile) nameErr(i int) error {
+	return llvmErr("a section [index %d] has an invalid sh_name (0x%x) offset which goes past the end of the section name string table", i, f.secs[i].nameOff)
 }
 
 func (f *elfFile) shdrOff(i int) int64 { return int64(f.shoff) + int64(i)*int64(f.shdrSize()) }

@@ -40,7 +40,9 @@ func (f *elfFile) write(dst io.Writer, out []*outSection, segs []segment, shoff 
 			ps = append(ps, piece{off: s.off, size: s.size, src: s.src, at: s.srcAt})
 		}
 	}
-	ps = append(ps, piece{off: shoff, data: f.shdrs(out, shstrndx)})
+	if !f.noShdrs {
+		ps = append(ps, piece{off: shoff, data: f.shdrs(out, shstrndx)})
+	}
 	for i := range ps {
 		if ps[i].data != nil {
 			ps[i].size = uint64(len(ps[i].data))
@@ -105,6 +107,10 @@ func (f *elfFile) ehdr(nsec int, shoff uint64, shstrndx uint32) []byte {
 	if f.phnum > 0 {
 		phoff, phentsize = f.phoff, f.phentsize
 	}
+	shentsize := f.shdrSize()
+	if f.noShdrs {
+		nsec, shoff, shentsize = 0, 0, 0
+	}
 	shnum, strndx := uint16(nsec), uint16(shstrndx)
 	if nsec >= shnLoReserve {
 		shnum = 0
@@ -120,7 +126,7 @@ func (f *elfFile) ehdr(nsec int, shoff uint64, shstrndx uint32) []byte {
 		bo.PutUint16(b[52:], ehdrSize64)
 		bo.PutUint16(b[54:], uint16(phentsize))
 		bo.PutUint16(b[56:], uint16(f.phnum))
-		bo.PutUint16(b[58:], shdrSize64)
+		bo.PutUint16(b[58:], uint16(shentsize))
 		bo.PutUint16(b[60:], shnum)
 		bo.PutUint16(b[62:], strndx)
 	} else {
@@ -131,7 +137,7 @@ func (f *elfFile) ehdr(nsec int, shoff uint64, shstrndx uint32) []byte {
 		bo.PutUint16(b[40:], ehdrSize32)
 		bo.PutUint16(b[42:], uint16(phentsize))
 		bo.PutUint16(b[44:], uint16(f.phnum))
-		bo.PutUint16(b[46:], shdrSize32)
+		bo.PutUint16(b[46:], uint16(shentsize))
 		bo.PutUint16(b[48:], shnum)
 		bo.PutUint16(b[50:], strndx)
 	}

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
+	"sync"
 )
 
 // A Section is a section to append with AddSections.
@@ -70,7 +73,26 @@ type outSection struct {
 // add appended, laid out as llvm-objcopy lays it out.
 func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Section) error {
 	if len(f.secs) == 0 {
-		return formatErr(0, "file has no section header table")
+		if f.shstrndx != shnUndef {
+			return llvmErr("e_shstrndx field value %d in elf header  is invalid", f.shstrndx)
+		}
+		// Without a section header table llvm-objcopy writes none
+		// either: the contents of added sections follow the segments,
+		// unnamed and unlisted.
+		f.noShdrs = true
+		_, out, _ := f.numberSections(nil, add)
+		segs, err := f.segments()
+		if err != nil {
+			return err
+		}
+		end, err := f.layout(out, segs)
+		if err != nil {
+			return err
+		}
+		return f.write(w, out, segs, end, 0)
+	}
+	if err := f.objcopyCheck(); err != nil {
+		return err
 	}
 	if err := f.checkSections(); err != nil {
 		return err
@@ -101,7 +123,7 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 			ok = t == shtDynsym || (t == shtSymtab && s.flags&shfAlloc == 0)
 		}
 		if !ok {
-			return formatErr(f.shdrOff(i), "Link field value %d in section %s is not a symbol table", s.link, s.name)
+			return llvmErr("Link field value %d in section %s is not a symbol table", s.link, s.name)
 		}
 	}
 	// A group whose members are all removed goes too (and with it the
@@ -215,6 +237,9 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 	for _, s := range out[1:] {
 		s.nameOff = shstr.offset(s.name)
 	}
+	if err := f.setAddedFlags(out, add); err != nil {
+		return err
+	}
 
 	segs, err := f.segments()
 	if err != nil {
@@ -239,6 +264,12 @@ func (f *elfFile) numberSections(removed []bool, add []Section) ([]uint32, []*ou
 		}
 		newIdx[i] = uint32(len(out))
 		s := f.secs[i]
+		s.entsize &= 0xffffffff // llvm-objcopy keeps 32 bits of it
+		if s.typ == shtSymtab || f.isStaticReloc(&s) {
+			// llvm-objcopy aligns these to the word size, whatever
+			// the input says.
+			s.align = f.wordSize()
+		}
 		out = append(out, &outSection{elfSection: s, old: i, src: f.r, srcAt: int64(s.off)})
 	}
 	for _, a := range add {
@@ -264,6 +295,7 @@ type symbols struct {
 	index       int     // input index of .symtab
 	shndxIndex  int     // input index of its SHT_SYMTAB_SHNDX, or -1
 	newSym      []int64 // input symbol index -> output index, -1 if dropped
+	local       []bool  // input symbol index -> binding is STB_LOCAL
 	changed     bool    // some symbol moved or was dropped
 	data        []byte  // new .symtab contents
 	shndx       []byte  // new .symtab_shndx contents
@@ -313,7 +345,7 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 	}
 	strData := newStrtabReader(strBytes)
 	count := int(st.size / entsz)
-	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count)}
+	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count), local: make([]bool, count)}
 	var xtab []byte
 	for i := 1; i < len(f.secs); i++ {
 		if f.secs[i].typ == shtSymtabShndx && int(f.secs[i].link) == symIdx {
@@ -351,7 +383,7 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 		e := raw[uint64(i)*entsz:]
 		nameOff := bo.Uint32(e[nameAt:])
 		name := ""
-		if nameOff != 0 {
+		if nameOff != 0 || len(strBytes) > 0 { // offset 0 is read like any other
 			if name, err = strData.at(nameOff); err != nil {
 				return nil, formatErr(int64(st.off)+int64(i)*int64(entsz), "symbol %d: name offset %#x is past the end of the string table (%#x bytes)", i, nameOff, len(strBytes))
 			}
@@ -378,7 +410,8 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 			keep = true
 		}
 		sy.newSym[i] = -1
-		syms = append(syms, symInfo{name: name, shndx: sh, local: e[infoAt]>>4 == stbLocal, offset: int(uint64(i) * entsz)})
+		sy.local[i] = e[infoAt]>>4 == stbLocal
+		syms = append(syms, symInfo{name: name, shndx: sh, local: sy.local[i], offset: int(uint64(i) * entsz)})
 		if keep {
 			order = append(order, i)
 			b.add(name)
@@ -386,16 +419,17 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 			sy.changed = true
 		}
 	}
-	// Locals first, each group in input order.
+	// Locals first, each group in input order (the null symbol too is
+	// placed by its binding).
 	sorted := make([]int, 0, len(order))
 	for _, i := range order {
-		if syms[i].local || i == 0 {
+		if syms[i].local {
 			sorted = append(sorted, i)
 		}
 	}
 	sy.firstGlobal = uint32(len(sorted))
 	for _, i := range order {
-		if !(syms[i].local || i == 0) {
+		if !syms[i].local {
 			sorted = append(sorted, i)
 		}
 	}
@@ -456,6 +490,12 @@ func (f *elfFile) rewriteGroup(s *outSection, removed []bool, newIdx []uint32, s
 		data = append(data, 0, 0, 0, 0)
 		f.bo.PutUint32(data[len(data)-4:], newIdx[m])
 	}
+	// llvm-objcopy drops GRP_COMDAT from a group whose signature symbol
+	// is local (gcc names some C++ groups by local aliases such as
+	// _ZN1SD5Ev), so that linkers do not deduplicate it.
+	if sym != nil && uint64(s.info) < uint64(len(sym.local)) && sym.local[s.info] {
+		f.bo.PutUint32(data, f.bo.Uint32(data)&^grpComdat)
+	}
 	s.data, s.size = data, uint64(len(data))
 	if sym != nil && sym.changed {
 		if uint64(s.info) >= uint64(len(sym.newSym)) || sym.newSym[s.info] < 0 {
@@ -507,8 +547,15 @@ func (f *elfFile) rewriteRelocs(s *outSection, sym *symbols) error {
 	return nil
 }
 
-// segment is the file range of a program header.
-type segment struct{ off, end uint64 }
+// segment is a program header: its file range, and for SHT_NOBITS
+// sections its memory range and whether it is PT_TLS.
+type segment struct {
+	off, end      uint64
+	vaddr, memEnd uint64
+	tls           bool
+}
+
+const ptTLS = 7
 
 func (f *elfFile) segments() ([]segment, error) {
 	if f.phnum == 0 {
@@ -528,16 +575,19 @@ func (f *elfFile) segments() ([]segment, error) {
 	var segs []segment
 	for i := 0; i < f.phnum; i++ {
 		p := tab[i*psz:]
-		var off, filesz uint64
+		var off, filesz, vaddr, memsz uint64
+		typ := f.bo.Uint32(p)
 		if f.is64 {
 			off, filesz = f.bo.Uint64(p[8:]), f.bo.Uint64(p[32:])
+			vaddr, memsz = f.bo.Uint64(p[16:]), f.bo.Uint64(p[40:])
 		} else {
 			off, filesz = uint64(f.bo.Uint32(p[4:])), uint64(f.bo.Uint32(p[16:]))
+			vaddr, memsz = uint64(f.bo.Uint32(p[8:])), uint64(f.bo.Uint32(p[20:]))
 		}
 		if off > uint64(f.size) || filesz > uint64(f.size)-off {
 			return nil, formatErr(int64(f.phoff)+int64(i*psz), "program header %d: offset %#x + file size %#x past the end of the file (%#x bytes)", i, off, filesz, f.size)
 		}
-		segs = append(segs, segment{off, off + filesz})
+		segs = append(segs, segment{off: off, end: off + filesz, vaddr: vaddr, memEnd: vaddr + memsz, tls: typ == ptTLS})
 	}
 	return segs, nil
 }
@@ -581,27 +631,75 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 	// write terabytes of zeros (or wrap around).
 	limit := uint64(f.size) + maxPadding
 	for _, s := range out[1:] {
-		if s.old < 0 || s.data != nil {
+		if s.old < 0 || s.data != nil || s.src == (zeros{}) {
 			limit += s.size
 		}
 	}
+	// Lay out as llvm-objcopy does, in wrapping 64-bit arithmetic, to
+	// know the size it would ask for; refuse to write past the limit.
 	cur := start
+	wrapped := false
+	var bad *outSection
 	for _, s := range free {
-		// Alignment padding counts even before SHT_NOBITS sections.
-		if s.align > limit {
-			return 0, formatErr(f.shdrOff(max(s.old, 0)), "section %s: alignment %#x is too large", s.name, s.align)
+		a := s.align
+		if a > 1 && cur+a-1 < cur {
+			wrapped = true
 		}
-		s.off = alignTo(cur, s.align)
-		cur = s.off
+		s.off = alignTo(cur, a)
+		next := s.off
 		if s.typ != shtNobits {
-			cur += s.size
+			next += s.size
 		}
-		if cur > limit {
-			return 0, formatErr(f.shdrOff(max(s.old, 0)), "section %s: layout would grow the output past %#x bytes (input %#x bytes)", s.name, limit, f.size)
+		if next < cur {
+			wrapped = true
+		}
+		cur = next
+		if bad == nil && (wrapped || cur > limit) {
+			bad = s
 		}
 	}
 	shoff := alignTo(cur, f.wordSize())
-	return shoff, nil
+	if bad == nil {
+		return shoff, nil
+	}
+	total := shoff + uint64(len(out))*uint64(f.shdrSize())
+	if !wrapped && total >= unallocatable() {
+		// llvm-objcopy fails to allocate its output buffer.
+		return 0, &AllocError{Size: total}
+	}
+	return 0, formatErr(f.shdrOff(max(bad.old, 0)), "section %s: layout would grow the output past %#x bytes (input %#x bytes)", bad.name, limit, f.size)
+}
+
+// unallocatable returns the smallest output size llvm-objcopy cannot
+// allocate here: Linux refuses a single allocation larger than memory and
+// swap together (overcommit heuristics).
+var unallocatable = sync.OnceValue(func() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 1 << 40
+	}
+	var total uint64
+	for _, line := range strings.Split(string(b), "\n") {
+		var kb uint64
+		if n, _ := fmt.Sscanf(line, "MemTotal: %d kB", &kb); n == 1 {
+			total += kb << 10
+		} else if n, _ := fmt.Sscanf(line, "SwapTotal: %d kB", &kb); n == 1 {
+			total += kb << 10
+		}
+	}
+	if total == 0 {
+		return 1 << 40
+	}
+	return total
+})
+
+// AllocError is llvm-objcopy's failure to allocate an output of Size bytes
+// (a damaged sh_addralign or sh_offset asking for terabytes). LLVM prints
+// it as "'<input>': failed to allocate memory buffer of <Size in hex> bytes".
+type AllocError struct{ Size uint64 }
+
+func (e *AllocError) Error() string {
+	return fmt.Sprintf("failed to allocate memory buffer of %x bytes", e.Size)
 }
 
 func boolInt(b bool) int {
@@ -611,18 +709,66 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// inSegment reports whether a section lies in the file image of a segment.
+// inSegment reports whether llvm-objcopy takes a section to lie in a
+// segment (and so keeps its offset): an SHT_NOBITS section by address, if
+// allocated, in a segment of its own TLS kind; any other by file offset. An
+// empty section counts as one byte long, so that one on the boundary of two
+// segments belongs to the second.
 func inSegment(s *elfSection, segs []segment) bool {
+	size := max(s.size, 1)
 	for _, g := range segs {
-		if s.typ == shtNobits || s.size == 0 {
-			if s.flags&shfAlloc != 0 && g.off <= s.off && s.off <= g.end && g.end > g.off {
+		if s.typ == shtNobits {
+			if s.flags&shfAlloc != 0 && (s.flags&shfTLS != 0) == g.tls &&
+				g.vaddr <= s.addr && s.addr+size >= s.addr && s.addr+size <= g.memEnd {
 				return true
 			}
 			continue
 		}
-		if g.off <= s.off && s.off+s.size <= g.end {
+		if g.off <= s.off && s.off+size >= s.off && s.off+size <= g.end {
 			return true
 		}
 	}
 	return false
+}
+
+// setAddedFlags applies to existing sections what the bundler's
+// --set-section-flags=NAME=readonly,exclude does to every section of that
+// name, not only the added one: the flags llvm-objcopy controls are
+// replaced by SHF_EXCLUDE alone (the others, and the upper 32 bits, are
+// dropped too), and a section without contents gets zeros, since only
+// allocated sections may be SHT_NOBITS.
+func (f *elfFile) setAddedFlags(out []*outSection, add []Section) error {
+	if len(add) == 0 {
+		return nil
+	}
+	names := make(map[string]bool, len(add))
+	for _, a := range add {
+		names[a.Name] = true
+	}
+	keep := uint64(0x7ff00ec0) // INFO_LINK, LINK_ORDER, GROUP, TLS, COMPRESSED, OS and processor bits
+	if f.machine == emX86_64 {
+		keep &^= 0x10000000 // SHF_X86_64_LARGE
+	}
+	for _, s := range out[1:] {
+		if s.old < 0 || !names[s.name] {
+			continue
+		}
+		s.flags = s.flags&keep | shfExclude
+		if s.typ == shtNobits {
+			if s.size > maxZeroFill {
+				return fmt.Errorf("objfmt: section %d (%s): %#x bytes of zeros to write for an SHT_NOBITS section turned into contents", s.old, s.name, s.size)
+			}
+			s.typ = shtProgbits
+			s.src, s.srcAt = zeros{}, 0
+		}
+	}
+	return nil
+}
+
+// zeros reads as endless zero bytes.
+type zeros struct{}
+
+func (zeros) ReadAt(p []byte, off int64) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -63,3 +63,17 @@ rm coff.tmp.obj
 # symbol are removed with it.
 $L/llvm-mc -filetype=obj -triple=x86_64-linux-gnu src/removal-group.s -o removal-group.fat.o
 $OBJCOPY --regex --remove-section="${P}.*" -- removal-group.fat.o removal-group.strip.o
+
+# COMDAT groups whose signature symbol is local lose GRP_COMDAT.
+host local-group $L/llvm-mc -filetype=obj -triple=x86_64-linux-gnu src/local-group.s -o local-group.host.o
+
+# Relocations and the symbol table aligned to 1 (llvm-objcopy writes the
+# word size), and sections named like the added bundles with other flags
+# and types (--set-section-flags changes them too).
+host odd $L/yaml2obj src/odd.yaml -o odd.host.o
+
+# A WebAssembly object with bundle custom sections added by llvm-objcopy.
+$CC --target=wasm32 -c -O1 src/w.c -o wasm.tmp.o
+$OBJCOPY --add-section=${P}hip-amdgcn-amd-amdhsa--gfx906=payload-4.bin \
+	--add-section=${P}host-x86_64-unknown-linux-gnu-=payload-nul.bin wasm.tmp.o wasm.fat.o
+rm wasm.tmp.o
