@@ -57,12 +57,13 @@
 //
 // Compress writes one CCOB: version 3 (or 2, or 1), zstd or zlib, with
 // LLVM's header fields and limits ("Uncompressed size exceeds version 2
-// limit"). The zstd payload comes from github.com/klauspost/compress, so
-// its bytes differ from libzstd's; LLVM 22 reads it (tested), and the
-// levels are mapped so that the ratio is at least libzstd's at the same
-// level where the Go encoder can reach it (ZstdEncoderLevel, NOTES.md).
-// Options.FrameStarts splits the payload into frames compressed in
-// parallel.
+// limit"). The zstd payload comes from our own encoder (internal/zenc: lazy
+// hash-chain parsing, repeat offsets, long-distance matches over a 2^27
+// window, segments parsed in parallel into one frame), so its bytes differ
+// from libzstd's; LLVM 22 reads it (tested), and at every level up to 12
+// it is smaller than what LLVM writes (NOTES.md). Every payload is decoded
+// and compared with the input before it is written. Options.FrameStarts
+// splits the payload into independent frames instead.
 //
 // FormatCompressStats and FormatDecompressStats produce LLVM's --verbose
 // statistics, byte for byte apart from the measured speed.

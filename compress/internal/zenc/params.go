@@ -22,7 +22,7 @@ func levelParams(level, n int) params {
 		return params{minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, ldm: true, ldmLog: 7}
 	case level <= 4:
 		// The same, looking one byte ahead before taking a match.
-		return params{minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 6}
+		return params{minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 7}
 	case level <= 6:
 		// Hash chains, two bytes ahead.
 		return params{minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
