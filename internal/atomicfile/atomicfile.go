@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -34,7 +35,23 @@ func Create(target string) (*File, error) {
 
 // CreateFile is Create without the "-" means stdout rule.
 func CreateFile(target string) (*File, error) {
-	if fi, err := os.Stat(target); err == nil {
+	if target == "" {
+		// open("") fails so; a temp file in "." would fail only at rename.
+		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.ENOENT}
+	}
+	if strings.HasSuffix(target, "/") {
+		// A name with a trailing slash can only be a folder, which cannot
+		// be opened for writing: let the kernel say why (Linux: EISDIR,
+		// whatever the name holds).
+		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+		if err != nil {
+			return nil, err
+		}
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
+	}
+	fi, statErr := os.Stat(target)
+	if statErr == nil {
 		if fi.IsDir() {
 			return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
 		}
@@ -47,9 +64,21 @@ func CreateFile(target string) (*File, error) {
 			}
 			return &File{File: f, target: target, direct: true}, nil
 		}
+		// Opening an existing file for writing needs write permission on
+		// it, which replacing it by rename would not check.
+		if err := checkWritable(target); err != nil {
+			return nil, &os.PathError{Op: "open", Path: target, Err: err}
+		}
 	}
 	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+	if err != nil && statErr == nil {
+		// No temp file can be made beside an existing, writable target
+		// (a read-only folder): write the target in place, as LLVM does.
+		if g, gerr := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0); gerr == nil {
+			return &File{File: g, target: target, direct: true}, nil
+		}
+	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {

@@ -1,15 +1,17 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
 func TestCommitReplaces(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out")
-	os.WriteFile(p, []byte("old"), 0o444)
+	os.WriteFile(p, []byte("old"), 0o644)
 	f, err := Create(p)
 	if err != nil {
 		t.Fatal(err)
@@ -67,5 +69,57 @@ func TestDeviceWrittenInPlace(t *testing.T) {
 	fi, err := os.Stat("/dev/null")
 	if err != nil || fi.Mode().IsRegular() {
 		t.Fatalf("/dev/null replaced: %v %v", fi.Mode(), err)
+	}
+}
+
+// Names that can never be files fail at Create, with open(2)'s errors, not
+// later at the rename.
+func TestImpossibleNames(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+	for name, want := range map[string]syscall.Errno{
+		"":                                syscall.ENOENT,
+		filepath.Join(dir, "nodir") + "/": syscall.EISDIR,
+		dir + "/":                         syscall.EISDIR,
+		filepath.Join(dir, "file") + "/":  syscall.EISDIR, // Linux, with O_CREAT
+	} {
+		_, err := Create(name)
+		if !errors.Is(err, want) {
+			t.Errorf("Create(%q): %v, want %v", name, err, want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+// Without a temp file beside it (a read-only folder), an existing target
+// is written in place, as LLVM opens it.
+func TestReadOnlyFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes read-only folders")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out")
+	os.WriteFile(p, []byte("old"), 0o644)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	f, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Errorf("after commit: %q", b)
+	}
+	if _, err := Create(filepath.Join(dir, "new")); !errors.Is(err, syscall.EACCES) {
+		t.Errorf("new file in a read-only folder: %v", err)
+	}
+	os.Chmod(p, 0o444)
+	if _, err := Create(p); !errors.Is(err, syscall.EACCES) {
+		t.Errorf("read-only file: %v", err)
 	}
 }
