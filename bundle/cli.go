@@ -26,10 +26,10 @@ var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
 	{Name: "check-input-archive", Kind: llvmcl.Bool},
 	// --color is one of libLLVM's global options the LLVM tool accepts; it
 	// is the one that changes what the bundler prints.
-	{Name: "color", Kind: llvmcl.Bool},
+	{Name: "color", Kind: llvmcl.Bool, NoSuggest: true},
 	{Name: "compress", Kind: llvmcl.Bool},
 	{Name: "compression-level", Kind: llvmcl.Int},
-	{Name: "h", Kind: llvmcl.Bool},
+	{Name: "h", Kind: llvmcl.Bool, Grouping: true, NoSuggest: true},
 	{Name: "help", Kind: llvmcl.Help},
 	{Name: "help-hidden", Kind: llvmcl.Help},
 	{Name: "help-list", Kind: llvmcl.Help},
@@ -47,7 +47,16 @@ var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
 	{Name: "unbundle", Kind: llvmcl.Bool},
 	{Name: "verbose", Kind: llvmcl.Bool},
 	{Name: "version", Kind: llvmcl.Help},
-}}
+},
+	// The order LLVM 22's option map visits the suggestable options in,
+	// found by probing ties (help wins over every name it ties with, ...).
+	SuggestOrder: []string{
+		"help", "check-input-archive", "compression-level", "allow-missing-bundles",
+		"hip-openmp-compatible", "list", "help-hidden", "output", "unbundle", "version",
+		"help-list", "###", "type", "help-list-hidden", "inputs", "verbose", "targets",
+		"print-options", "bundle-align", "input", "outputs", "print-all-options", "compress",
+	},
+}
 
 // Main runs the clang-offload-bundler command line and returns its exit
 // status. argv[0] is the program name as invoked.

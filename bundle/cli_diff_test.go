@@ -27,3 +27,20 @@ func TestDiffOutputNames(t *testing.T) {
 	}
 	compare(t, ref, ours, cases)
 }
+
+// LLVM's cl parser: -h groups (-hh, -hh=0), an empty boolean value is true,
+// and the "Did you mean" line follows LLVM's option map order, leaves out
+// -h and --color, drops an empty "=" and never gives --help a value.
+func TestDiffOptionSpellings(t *testing.T) {
+	ref, ours := tools(t)
+	var cases []difftest.Case
+	for _, a := range []string{
+		"-hh", "--hh", "-hh=0", "-hh=1", "-hh=", "-hh=x", "-hhh=0", "-hxh", "-hhx=1", "-hh=0h", "-hhelp", "-hlist",
+		"-hel=x", "-help=", "-list=", "-unbundle=", "-heipjese", "-qqqq", "-l", "-x", "-xh", "-colo", "-color=x",
+		"-ty=bc", "-=", "--=", "-=x", "-types=", "-versio=1", "-hel=", "--print-options=", "---list", "-compresion-level=3",
+		"-zzzzzzzzzzzzzzzzzzzz", "-chek-input-archive", "-inpts=x", "-outpt=", "-target", "-bundle-alin=4",
+	} {
+		cases = append(cases, cs("-type=bc", "-list", "-input=hb", a), cs(a))
+	}
+	compare(t, ref, ours, cases)
+}

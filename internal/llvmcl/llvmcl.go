@@ -37,6 +37,14 @@ type Option struct {
 	Required  bool // "must be specified at least once!"
 	Prefix    bool // one-letter option whose value may be glued? (unused: LLVM rejects -oF)
 	ValueDesc string
+	// Grouping marks a one-letter Bool that may be run together with
+	// others of its kind (LLVM's cl::Grouping): -hh is -h -h, and -hh=0
+	// gives the value to the last one.
+	Grouping bool
+	// NoSuggest keeps the option out of "Did you mean" suggestions, as
+	// LLVM's really hidden options (libLLVM's global options the tool
+	// hides, such as -h and --color).
+	NoSuggest bool
 }
 
 // Spec is a tool's option table.
@@ -45,6 +53,10 @@ type Spec struct {
 	// MaxPositional is how many positional arguments are accepted (0: none,
 	// reported as unknown arguments; -1: unlimited).
 	MaxPositional int
+	// SuggestOrder lists the suggestable option names in the order LLVM's
+	// option map visits them, which breaks ties between equally near
+	// suggestions. Without it, Options' order is used.
+	SuggestOrder []string
 }
 
 // Result holds what was parsed.
@@ -124,6 +136,33 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 		}
 		name, value, hasValue := strings.Cut(body, "=")
 		opt := s.lookup(name)
+		if opt == nil && len(name) > 1 {
+			if o := s.lookup(name[:1]); o != nil && o.Grouping {
+				// A run of grouping letters: each but the last is set,
+				// the last is parsed below with the value, if any. A
+				// letter that is no grouping option ends the run: the
+				// rest is unknown and is what suggestions are made for.
+				for len(name) > 1 {
+					g := s.lookup(name[:1])
+					if g == nil || !g.Grouping {
+						break
+					}
+					res.Count[g.Name]++
+					res.Values[g.Name] = append(res.Values[g.Name], "true")
+					name = name[1:]
+				}
+				if g := s.lookup(name); g != nil && g.Grouping {
+					opt = g
+				} else {
+					rest := name
+					if hasValue {
+						rest += "=" + value
+					}
+					errs = append(errs, unknown(prog, argv0, arg, rest, s)...)
+					continue
+				}
+			}
+		}
 		if opt == nil {
 			// A one-letter option followed by more letters is a "group"
 			// (with one dash or two); LLVM then suggests the letter alone.
@@ -136,7 +175,7 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 					continue
 				}
 			}
-			errs = append(errs, unknown(prog, argv0, arg, s)...)
+			errs = append(errs, unknown(prog, argv0, arg, body, s)...)
 			continue
 		}
 		switch opt.Kind {
@@ -154,7 +193,7 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 			v := "true"
 			if hasValue {
 				switch value {
-				case "true", "TRUE", "True", "1":
+				case "", "true", "TRUE", "True", "1": // -x= is -x
 				case "false", "FALSE", "False", "0":
 					v = "false"
 				default:
@@ -211,35 +250,54 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 	return res, errs
 }
 
-func unknown(prog, argv0, arg string, s *Spec) []string {
+// unknown reports an unknown argument; rest is what LLVM looks for a
+// near option name for: the argument without its dashes or the grouping
+// letters it starts with.
+func unknown(prog, argv0, arg, rest string, s *Spec) []string {
 	lines := []string{fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", prog, arg, argv0)}
-	if near := s.nearest(arg); near != "" {
-		lines = append(lines, fmt.Sprintf("%s: Did you mean '%s'?", prog, near))
+	if near := s.nearest(rest); near != "" {
+		dash := "--"
+		if len(near) == 1 {
+			dash = "-"
+		}
+		lines = append(lines, fmt.Sprintf("%s: Did you mean '%s%s'?", prog, dash, near))
 	}
 	return lines
 }
 
-// nearest returns LLVM's "Did you mean" suggestion among this spec's
-// options: the option name closest by edit distance to the argument's name,
-// keeping any "=value".
+// nearest returns LLVM's "Did you mean" suggestion for arg (no dashes):
+// the first option, in SuggestOrder, nearest by edit distance. Options that
+// take a value are compared with the name before any '=' and keep a
+// non-empty "=value"; the others (--help, --version) with all of arg.
 func (s *Spec) nearest(arg string) string {
-	body := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
-	name, value, hasValue := strings.Cut(body, "=")
-	best, bestDist := "", -1
-	for _, o := range s.Options {
-		d := editDistance(name, o.Name)
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = o.Name, d
-		}
-	}
-	if best == "" {
+	if arg == "" {
 		return ""
 	}
-	out := Dashed(best)
-	if hasValue {
-		out += "=" + value
+	lhs, rhs, _ := strings.Cut(arg, "=")
+	names := s.SuggestOrder
+	if names == nil {
+		for _, o := range s.Options {
+			names = append(names, o.Name)
+		}
 	}
-	return out
+	best, bestDist := "", -1
+	for _, n := range names {
+		o := s.lookup(n)
+		if o == nil || o.NoSuggest {
+			continue
+		}
+		flag := lhs
+		if o.Kind == Help {
+			flag = arg
+		}
+		if d := editDistance(flag, o.Name); bestDist < 0 || d < bestDist {
+			best, bestDist = o.Name, d
+			if rhs != "" && o.Kind != Help {
+				best += "=" + rhs
+			}
+		}
+	}
+	return best
 }
 
 func editDistance(a, b string) int {

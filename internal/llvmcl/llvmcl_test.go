@@ -101,3 +101,54 @@ func FuzzParse(f *testing.F) {
 		TokenizeGNU(line)
 	})
 }
+
+var groupSpec = &Spec{
+	Options: []*Option{
+		{Name: "h", Kind: Bool, Grouping: true, NoSuggest: true},
+		{Name: "color", Kind: Bool, NoSuggest: true},
+		{Name: "help", Kind: Help},
+		{Name: "list", Kind: Bool},
+		{Name: "o", Kind: String},
+		{Name: "###", Kind: Bool},
+	},
+	SuggestOrder: []string{"list", "help", "###", "o"},
+}
+
+// Behaviour of LLVM 22's cl parser, found by running clang-offload-bundler
+// and llvm-offload-binary.
+func TestGroupingAndSuggestions(t *testing.T) {
+	for _, tc := range []struct {
+		arg    string
+		h      []string // values of -h
+		errors []string
+	}{
+		{"-hh", []string{"true", "true"}, nil},
+		{"--hhh=0", []string{"true", "true", "false"}, nil},
+		{"-hh=", []string{"true", "true"}, nil},
+		{"-hh=x", nil, []string{"t: for the -h option: 'x' is invalid value for boolean argument! Try 0 or 1"}},
+		// The rest after the grouping letters is what is suggested for.
+		{"-hx", nil, []string{"t: Unknown command line argument '-hx'.  Try: 't --help'", "t: Did you mean '-o'?"}},
+		{"-hhx=1", nil, []string{"t: Unknown command line argument '-hhx=1'.  Try: 't --help'", "t: Did you mean '--o=1'?"}},
+		{"-hlist", nil, []string{"t: Unknown command line argument '-hlist'.  Try: 't --help'", "t: Did you mean '--list'?"}},
+		// An empty value is no value; --help takes none, so it is
+		// compared with the whole argument and suggested bare.
+		{"-lis=", nil, []string{"t: Unknown command line argument '-lis='.  Try: 't --help'", "t: Did you mean '--list'?"}},
+		{"-hel=p", nil, []string{"t: Unknown command line argument '-hel=p'.  Try: 't --help'", "t: Did you mean '--help'?"}},
+		{"-lst=p", nil, []string{"t: Unknown command line argument '-lst=p'.  Try: 't --help'", "t: Did you mean '--list=p'?"}},
+		{"-elp=", nil, []string{"t: Unknown command line argument '-elp='.  Try: 't --help'", "t: Did you mean '--help'?"}},
+		// Ties go to the first in SuggestOrder; -h and --color are never
+		// suggested.
+		{"-q", nil, []string{"t: Unknown command line argument '-q'.  Try: 't --help'", "t: Did you mean '-o'?"}},
+		{"-qqqq", nil, []string{"t: Unknown command line argument '-qqqq'.  Try: 't --help'", "t: Did you mean '--list'?"}},
+		{"-colo", nil, []string{"t: Unknown command line argument '-colo'.  Try: 't --help'", "t: Did you mean '--help'?"}},
+		{"-list=", nil, nil},
+	} {
+		res, errs := groupSpec.Parse("t", []string{tc.arg})
+		if !reflect.DeepEqual(errs, tc.errors) {
+			t.Errorf("%s: errors\n got %q\nwant %q", tc.arg, errs, tc.errors)
+		}
+		if tc.errors == nil && !reflect.DeepEqual(res.Values["h"], tc.h) {
+			t.Errorf("%s: -h values %q, want %q", tc.arg, res.Values["h"], tc.h)
+		}
+	}
+}

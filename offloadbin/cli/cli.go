@@ -49,7 +49,7 @@ var spec = &llvmcl.Spec{
 		{Name: "print-options", Kind: llvmcl.Bool},
 		{Name: "help-list-hidden", Kind: llvmcl.Help},
 		{Name: "print-all-options", Kind: llvmcl.Bool},
-		{Name: "h", Kind: llvmcl.Bool},
+		{Name: "h", Kind: llvmcl.Bool, Grouping: true, NoSuggest: true},
 	},
 	MaxPositional: 1,
 }
