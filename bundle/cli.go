@@ -51,10 +51,10 @@ var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
 	// The order LLVM 22's option map visits the suggestable options in,
 	// found by probing ties (help wins over every name it ties with, ...).
 	SuggestOrder: []string{
-		"help", "check-input-archive", "compression-level", "allow-missing-bundles",
-		"hip-openmp-compatible", "list", "help-hidden", "output", "unbundle", "version",
+		"help", "list", "check-input-archive", "compression-level", "allow-missing-bundles",
+		"help-hidden", "hip-openmp-compatible", "output", "unbundle", "version",
 		"help-list", "###", "type", "help-list-hidden", "inputs", "verbose", "targets",
-		"print-options", "bundle-align", "input", "outputs", "print-all-options", "compress",
+		"print-options", "input", "bundle-align", "outputs", "print-all-options", "compress",
 	},
 }
 

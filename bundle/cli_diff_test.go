@@ -38,7 +38,7 @@ func TestDiffOptionSpellings(t *testing.T) {
 		"-hh", "--hh", "-hh=0", "-hh=1", "-hh=", "-hh=x", "-hhh=0", "-hxh", "-hhx=1", "-hh=0h", "-hhelp", "-hlist",
 		"-hel=x", "-help=", "-list=", "-unbundle=", "-heipjese", "-qqqq", "-l", "-x", "-xh", "-colo", "-color=x",
 		"-ty=bc", "-=", "--=", "-=x", "-types=", "-versio=1", "-hel=", "--print-options=", "---list", "-compresion-level=3",
-		"-zzzzzzzzzzzzzzzzzzzz", "-chek-input-archive", "-inpts=x", "-outpt=", "-target", "-bundle-alin=4",
+		"-zzzzzzzzzzzzzzzzzzzz", "-chek-input-archive", "-iunod-lpgy", "-ck-i#st-rive", "-al-smisigtndes", "-cmlssis-evl", "-pnp-lsthddss", "-tuyeptist-hde", "-nitcalvoxp#wqos", "-inpts=x", "-outpt=", "-target", "-bundle-alin=4",
 	} {
 		cases = append(cases, cs("-type=bc", "-list", "-input=hb", a), cs(a))
 	}
