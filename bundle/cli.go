@@ -63,6 +63,10 @@ var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
 func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	argv0 := argv[0]
 	res, errs := spec.Parse(argv0, argv[1:])
+	if res.ExpandErr != nil {
+		// LLVM prints this and goes on with every option at its default.
+		fmt.Fprintln(stderr, res.ExpandErr)
+	}
 	for _, e := range errs {
 		fmt.Fprintln(stderr, e)
 	}

@@ -1,6 +1,9 @@
 package bundle_test
 
 import (
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/goffload/goffload/internal/difftest"
@@ -43,4 +46,80 @@ func TestDiffOptionSpellings(t *testing.T) {
 		cases = append(cases, cs("-type=bc", "-list", "-input=hb", a), cs(a))
 	}
 	compare(t, ref, ours, cases)
+}
+
+// scratchRE matches the scratch folder a case runs in, which differs
+// between the two runs.
+var scratchRE = regexp.MustCompile(regexp.QuoteMeta(os.TempDir()) + `/[^/']+/[0-9]+`)
+
+// compareInScratch is compare for messages that name the scratch folder.
+func compareInScratch(t *testing.T, ref, ours string, cases []difftest.Case) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(strings.Join(c.Args, " "), func(t *testing.T) {
+			c.Argv0 = "clang-offload-bundler"
+			want := difftest.Run(t, ref, c)
+			got := difftest.Run(t, ours, c)
+			want.Stderr = scratchRE.ReplaceAllString(want.Stderr, "DIR")
+			got.Stderr = scratchRE.ReplaceAllString(got.Stderr, "DIR")
+			if d := difftest.Diff(want, got); d != "" {
+				t.Errorf("%v\n%s", c.Args, d)
+			}
+		})
+	}
+}
+
+// Response files: quotes, empty tokens, byte order marks, UTF-16, NULs,
+// names relative to the current folder, files that include themselves
+// and folders (LLVM then prints why and runs with every option at its
+// default).
+func TestDiffResponseFiles(t *testing.T) {
+	ref, ours := tools(t)
+	list := "-type=bc -list -input=hb"
+	u16 := func(s string, be bool) []byte {
+		b := []byte{0xff, 0xfe}
+		if be {
+			b = []byte{0xfe, 0xff}
+		}
+		for _, c := range []byte(s) {
+			if be {
+				b = append(b, 0, c)
+			} else {
+				b = append(b, c, 0)
+			}
+		}
+		return b
+	}
+	files := withFiles(map[string][]byte{
+		"r1":         []byte("-type=bc -targets=" + host + " -input=hb -output=o1\n"),
+		"r2":         []byte(`"-type=bc" '-targets=` + host + `' -input=h\b -output="o 2"` + "\r\n"),
+		"r3":         []byte("-type=bc @sub/inner"),
+		"sub/inner":  []byte("-input=hb @inner2"),
+		"inner2":     []byte("-list"),
+		"sub/inner2": []byte("-unbundle"),
+		"empty":      nil,
+		"q1":         []byte(list + ` "" ""x`),
+		"q2":         []byte(list + ` ""`),
+		"q3":         []byte("-type=bc\v-list\f-input=hb"),
+		"q4":         []byte("-type=bc\x00-list -input=hb"),
+		"bom":        []byte("\xef\xbb\xbf" + list),
+		"u16le":      u16(list, false),
+		"u16be":      u16(list, true),
+		"u16raw":     u16(list, false)[2:],
+		"u16odd":     []byte("\xff\xfe-"),
+		"self":       []byte("@sub/../self"),
+		"ping":       []byte("-list @pong"),
+		"pong":       []byte("@ping"),
+		"twice":      []byte("@r1 @r1"),
+		"dotdir":     []byte(list + " @"),
+	})
+	var cases []difftest.Case
+	for _, args := range [][]string{
+		{"@r1"}, {"@r2"}, {"@r3"}, {"@empty", "-type=bc", "-list", "-input=hb"}, {"@missing"}, {"@q1"}, {"@q2"},
+		{"@q3"}, {"@q4"}, {"@bom"}, {"@u16le"}, {"@u16be"}, {"@u16raw"}, {"@u16odd"}, {"@self"}, {"@ping"},
+		{"@twice"}, {"@dotdir"}, {"@"}, {"@sub"}, {"@sub/"}, {"-type=bc", "--help", "@ping"}, {"-type=bc", "-list", "-input=hb", "--", "@r1"},
+	} {
+		cases = append(cases, difftest.Case{Args: args, Files: files})
+	}
+	compareInScratch(t, ref, ours, cases)
 }

@@ -15,6 +15,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+
+	"github.com/goffload/goffload/internal/oserr"
 )
 
 // Kind says how an option takes its value.
@@ -67,6 +71,9 @@ type Result struct {
 	// Count is the number of occurrences of each option.
 	Count      map[string]int
 	Positional []string
+	// ExpandErr is set when a response file could not be expanded; then
+	// nothing was parsed (LLVM's tools go on with defaults).
+	ExpandErr error
 	// Action is the first --help/--version style option met, if any:
 	// LLVM acts on those as soon as they are parsed.
 	Action string
@@ -117,7 +124,13 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 	fail := func(format string, a ...any) {
 		errs = append(errs, prog+": "+fmt.Sprintf(format, a...))
 	}
-	args = ExpandResponseFiles(args)
+	args, err := Expand(args)
+	if err != nil {
+		// LLVM prints the message and parses nothing: the tool goes on
+		// with every option at its default.
+		res.ExpandErr = err
+		return res, nil
+	}
 	dashdash := false
 	var positional []string
 	for i := 0; i < len(args); i++ {
@@ -386,27 +399,132 @@ func isDigit(c byte, radix int) bool {
 	return d < radix
 }
 
-// ExpandResponseFiles replaces each "@file" argument by the file's contents,
-// split GNU-style (white space separates, quotes group, backslash escapes).
-// Nested "@file"s are read relative to the current directory; a file that
-// cannot be read leaves the argument as it is, as LLVM does.
+// ExpandResponseFiles is Expand for callers that treat a failed expansion
+// as no expansion at all.
 func ExpandResponseFiles(args []string) []string {
+	out, err := Expand(args)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
+// An ExpandError is a response file LLVM could not expand: a folder or an
+// unreadable file, a file that includes itself, bad UTF-16. Its text is
+// what LLVM prints, with no program prefix.
+type ExpandError struct{ Msg string }
+
+func (e *ExpandError) Error() string { return e.Msg }
+
+// Expand replaces each "@file" argument by the file's contents, split
+// GNU-style (TokenizeGNU), as LLVM 22's cl does before parsing: names are
+// relative to the current folder, also inside response files; a name that
+// does not exist is left as it is; a file met again inside its own
+// expansion is an error naming the first path it was read by.
+func Expand(args []string) ([]string, error) {
+	cwd, _ := os.Getwd()
+	type open struct {
+		path string
+		fi   os.FileInfo
+	}
 	out := make([]string, 0, len(args))
-	var expand func(args []string, depth int)
-	expand = func(args []string, depth int) {
+	var expand func(args []string, chain []open) error
+	expand = func(args []string, chain []open) error {
 		for _, a := range args {
-			if len(a) > 1 && a[0] == '@' && depth < 20 {
-				data, err := os.ReadFile(a[1:])
-				if err == nil {
-					expand(TokenizeGNU(string(data)), depth+1)
-					continue
+			if a == "" || a[0] != '@' {
+				out = append(out, a)
+				continue
+			}
+			path := responsePath(cwd, a[1:])
+			fi, err := os.Stat(path)
+			if err != nil {
+				out = append(out, a)
+				continue
+			}
+			for _, o := range chain {
+				if os.SameFile(o.fi, fi) {
+					return &ExpandError{Msg: fmt.Sprintf("recursive expansion of: '%s'", o.path)}
 				}
 			}
-			out = append(out, a)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return &ExpandError{Msg: fmt.Sprintf("cannot not open file '%s': %s", path, oserr.Strerror(err))}
+			}
+			text, ok := responseText(data)
+			if !ok {
+				return &ExpandError{Msg: "Could not convert UTF16 to UTF8"}
+			}
+			toks := TokenizeGNU(text)
+			for i, t := range toks {
+				// The tokens become C strings.
+				if k := strings.IndexByte(t, 0); k >= 0 {
+					toks[i] = t[:k]
+				}
+			}
+			if err := expand(toks, append(chain[:len(chain):len(chain)], open{path, fi})); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	expand(args, 0)
-	return out
+	if err := expand(args, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// responsePath makes a response file's name absolute as LLVM does: the
+// current folder, a slash and the name, uncleaned ("" is the folder
+// itself). A POSIX root name ("//host/x") keeps its root name in front.
+func responsePath(cwd, name string) string {
+	switch {
+	case name == "":
+		return cwd
+	case strings.HasPrefix(name, "//") && len(name) > 2 && name[2] != '/':
+		root, rest, _ := strings.Cut(name[2:], "/")
+		return "//" + root + "/" + strings.TrimPrefix(cwd, "/") + "/" + rest
+	case name[0] == '/':
+		return name
+	}
+	return cwd + "/" + name
+}
+
+// responseText decodes a response file: UTF-16 with a byte order mark is
+// converted, a UTF-8 byte order mark dropped.
+func responseText(b []byte) (string, bool) {
+	if len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF) {
+		if len(b)%2 != 0 {
+			return "", false
+		}
+		u := make([]uint16, 0, len(b)/2-1)
+		for i := 2; i < len(b); i += 2 {
+			if b[0] == 0xFF {
+				u = append(u, uint16(b[i])|uint16(b[i+1])<<8)
+			} else {
+				u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
+			}
+		}
+		var sb strings.Builder
+		for i := 0; i < len(u); i++ {
+			c := rune(u[i])
+			switch {
+			case utf16.IsSurrogate(c):
+				if c >= 0xDC00 || i+1 >= len(u) {
+					return "", false
+				}
+				r := utf16.DecodeRune(c, rune(u[i+1]))
+				if r == unicode.ReplacementChar {
+					return "", false
+				}
+				sb.WriteRune(r)
+				i++
+			default:
+				sb.WriteRune(c)
+			}
+		}
+		return sb.String(), true
+	}
+	return strings.TrimPrefix(string(b), "\xef\xbb\xbf"), true
 }
 
 // TokenizeGNU splits a response file's text as GNU tools (and LLVM's
@@ -414,34 +532,31 @@ func ExpandResponseFiles(args []string) []string {
 func TokenizeGNU(s string) []string {
 	var toks []string
 	var cur strings.Builder
-	inTok := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '\\' && i+1 < len(s):
 			i++
 			cur.WriteByte(s[i])
-			inTok = true
 		case c == '\'' || c == '"':
-			inTok = true
 			for i++; i < len(s) && s[i] != c; i++ {
 				if s[i] == '\\' && i+1 < len(s) {
 					i++
 				}
 				cur.WriteByte(s[i])
 			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
-			if inTok {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			// (LLVM's white space: not \v or \f.) An empty token ("")
+			// is no argument.
+			if cur.Len() > 0 {
 				toks = append(toks, cur.String())
-				cur.Reset()
-				inTok = false
 			}
+			cur.Reset()
 		default:
 			cur.WriteByte(c)
-			inTok = true
 		}
 	}
-	if inTok {
+	if cur.Len() > 0 {
 		toks = append(toks, cur.String())
 	}
 	return toks

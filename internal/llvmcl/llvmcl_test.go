@@ -152,3 +152,60 @@ func TestGroupingAndSuggestions(t *testing.T) {
 		}
 	}
 }
+
+// Response files as LLVM 22 reads them (found with clang-offload-bundler).
+func TestExpand(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(dir)
+	dir, _ = os.Getwd()
+	os.Mkdir("sub", 0o755)
+	for name, text := range map[string]string{
+		"a":        `-x "" ""y a""b 'c d' ` + "\v-e\f\n",
+		"sub/nest": "@a -n", // relative to the current folder, not to sub
+		"bom":      "\xef\xbb\xbf-b",
+		"u16le":    "\xff\xfe-\x00u\x00",
+		"u16be":    "\xfe\xff\x00-\x00U",
+		"u16odd":   "\xff\xfe-",
+		"u16surr":  "\xff\xfe\x00\xd8",
+		"nul":      "-a\x00b c",
+		"self":     "@sub/../self",
+		"ping":     "@pong",
+		"pong":     "@ping",
+		"twice":    "@a @a",
+	} {
+		os.WriteFile(name, []byte(text), 0o644)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+		err  string
+	}{
+		{[]string{"@a"}, []string{"-x", "y", "ab", "c d", "\v-e\f"}, ""},
+		{[]string{"@sub/nest", "@missing"}, []string{"-x", "y", "ab", "c d", "\v-e\f", "-n", "@missing"}, ""},
+		{[]string{"@twice"}, []string{"-x", "y", "ab", "c d", "\v-e\f", "-x", "y", "ab", "c d", "\v-e\f"}, ""},
+		{[]string{"@bom", "@u16le", "@u16be"}, []string{"-b", "-u", "-U"}, ""},
+		{[]string{"@nul"}, []string{"-a", "c"}, ""},
+		{[]string{"@u16odd"}, nil, "Could not convert UTF16 to UTF8"},
+		{[]string{"@u16surr"}, nil, "Could not convert UTF16 to UTF8"},
+		{[]string{"@self"}, nil, "recursive expansion of: '" + dir + "/self'"},
+		{[]string{"-q", "@ping"}, nil, "recursive expansion of: '" + dir + "/ping'"},
+		{[]string{"@sub"}, nil, "cannot not open file '" + dir + "/sub': Is a directory"},
+		{[]string{"@"}, nil, "cannot not open file '" + dir + "': Is a directory"},
+	} {
+		got, err := Expand(tc.args)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%q: error %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q:\n got %q %v\nwant %q", tc.args, got, err, tc.want)
+		}
+	}
+	if res, errs := testSpec.Parse("t", []string{"-type=bc", "@ping"}); res.ExpandErr == nil || len(errs) != 0 || res.Given("type") {
+		t.Errorf("failed expansion: %+v %q", res, errs)
+	}
+}

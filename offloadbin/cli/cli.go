@@ -92,7 +92,13 @@ func Main(argv []string, env Env) int {
 	t := &tool{Env: env, argv0: argv0}
 	prog := filepath.Base(argv0)
 
-	args, colorErrs, color := stripColor(prog, llvmcl.ExpandResponseFiles(argv[min(1, len(argv)):]))
+	expanded, xerr := llvmcl.Expand(argv[min(1, len(argv)):])
+	if xerr != nil {
+		// LLVM 22 prints this message, then crashes; we stop there.
+		fmt.Fprintln(t.Stderr, xerr)
+		return 1
+	}
+	args, colorErrs, color := stripColor(prog, expanded)
 	if color {
 		t.Color = true
 	}
