@@ -2,6 +2,9 @@ package bundle_test
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -122,4 +125,45 @@ func TestDiffResponseFiles(t *testing.T) {
 		cases = append(cases, difftest.Case{Args: args, Files: files})
 	}
 	compareInScratch(t, ref, ours, cases)
+}
+
+// Outputs through symbolic links are written as LLVM writes them: the file
+// the link names changes, the link stays; a dangling link gets its target
+// created.
+func TestDiffSymlinkedOutputs(t *testing.T) {
+	ref, ours := tools(t)
+	run := func(bin string, args ...string) (string, map[string]string) {
+		dir := t.TempDir()
+		for name, data := range map[string]string{"hb": "HOSTDATA", "b1": "DEV1", "real": "old"} {
+			os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+		}
+		os.Symlink("real", filepath.Join(dir, "lnk"))
+		os.Symlink("created", filepath.Join(dir, "dang"))
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		out, _ := cmd.CombinedOutput()
+		state := map[string]string{}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			if target, err := os.Readlink(p); err == nil {
+				state[e.Name()] = "-> " + target
+			} else {
+				b, _ := os.ReadFile(p)
+				state[e.Name()] = string(b)
+			}
+		}
+		return string(out), state
+	}
+	for _, args := range [][]string{
+		{"-type=bc", "-targets=" + host, "-input=hb", "-output=lnk"},
+		{"-type=i", "-targets=" + host, "-input=hb", "-output=dang"},
+		{"-type=bc", "-targets=" + host, "-input=lnk", "-output=lnk"},
+	} {
+		wantOut, want := run(ref, args...)
+		gotOut, got := run(ours, args...)
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("%v: folder after LLVM %q, after ours %q (%s / %s)", args, want, got, wantOut, gotOut)
+		}
+	}
 }

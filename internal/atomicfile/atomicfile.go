@@ -50,6 +50,22 @@ func CreateFile(target string) (*File, error) {
 		f.Close()
 		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
 	}
+	if inSystemFolder(target) {
+		// /dev/stdout, /dev/fd/N, /proc/self/fd/N: links to open files
+		// (a shell's redirection target) or devices. LLVM opens them;
+		// replacing what they name would cut the caller's file off.
+		return openDirect(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	}
+	if li, err := os.Lstat(target); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		// LLVM writes through a symbolic link: replace the file it names
+		// and keep the link. A dangling link is opened, which creates
+		// its target, as open(2) does.
+		resolved, err := filepath.EvalSymlinks(target)
+		if err != nil || inSystemFolder(resolved) {
+			return openDirect(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+		}
+		target = resolved
+	}
 	fi, statErr := os.Stat(target)
 	if statErr == nil {
 		if fi.IsDir() {
@@ -58,11 +74,7 @@ func CreateFile(target string) (*File, error) {
 		if !fi.Mode().IsRegular() {
 			// A device, pipe or socket (/dev/null, /dev/stdout, a FIFO):
 			// write to it directly; renaming over it would replace it.
-			f, err := os.OpenFile(target, os.O_WRONLY, 0)
-			if err != nil {
-				return nil, err
-			}
-			return &File{File: f, target: target, direct: true}, nil
+			return openDirect(target, os.O_WRONLY)
 		}
 		// Opening an existing file for writing needs write permission on
 		// it, which replacing it by rename would not check.
@@ -94,6 +106,25 @@ func CreateFile(target string) (*File, error) {
 		return nil, err
 	}
 	return &File{File: f, target: target}, nil
+}
+
+// openDirect opens target to be written in place.
+func openDirect(target string, flag int) (*File, error) {
+	f, err := os.OpenFile(target, flag, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	return &File{File: f, target: target, direct: true}, nil
+}
+
+// inSystemFolder reports whether path is under /dev or /proc, where names
+// are devices or links to open files, never files to replace.
+func inSystemFolder(path string) bool {
+	path, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(path, "/dev/") || strings.HasPrefix(path, "/proc/")
 }
 
 // Commit flushes the file and renames it over the target.

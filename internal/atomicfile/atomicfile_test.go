@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -121,5 +122,61 @@ func TestReadOnlyFolder(t *testing.T) {
 	os.Chmod(p, 0o444)
 	if _, err := Create(p); !errors.Is(err, syscall.EACCES) {
 		t.Errorf("read-only file: %v", err)
+	}
+}
+
+// A symbolic link is written through, as LLVM opens it: the file it names
+// is replaced and the link stays; a dangling link creates its target.
+func TestSymlinkWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	link := filepath.Join(dir, "link")
+	os.WriteFile(real, []byte("old"), 0o644)
+	os.Symlink("real", link)
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink("created", dangling)
+	for _, p := range []string{link, dangling} {
+		f, err := Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("new")
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link", p)
+		}
+	}
+	for _, p := range []string{real, filepath.Join(dir, "created")} {
+		if b, _ := os.ReadFile(p); string(b) != "new" {
+			t.Errorf("%s: %q", p, b)
+		}
+	}
+}
+
+// /dev/stdout names the caller's open file: it is written in place, never
+// replaced (which would replace /dev/stdout itself when stdout is a file).
+func TestDevStdoutToFile(t *testing.T) {
+	if _, err := os.Lstat("/dev/stdout"); err != nil {
+		t.Skip(err)
+	}
+	p := filepath.Join(t.TempDir(), "out")
+	g, _ := os.Create(p)
+	defer g.Close()
+	name := fmt.Sprintf("/dev/fd/%d", g.Fd())
+	f, err := Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("through")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "through" {
+		t.Errorf("%s: %q", p, b)
+	}
+	if fi, err := os.Lstat("/dev/fd"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("/dev/fd changed: %v", err)
 	}
 }
