@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/goffload/goffload/internal/llvmcl"
@@ -134,7 +133,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "LLVM ERROR: %s\n", fe.Msg)
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s: %s%s\n", argv0, tag("error: ", o.Color), err.Error())
+	fmt.Fprintln(stderr, llvmcl.Tagged(argv0, tag("error: ", o.Color), err.Error()))
 	return 1
 }
 
@@ -183,5 +182,5 @@ func printHelp(w io.Writer, which, argv0 string) {
 	if err != nil {
 		return
 	}
-	io.WriteString(w, strings.Replace(string(b), "{{PROG}}", filepath.Base(argv0), 1))
+	io.WriteString(w, strings.Replace(string(b), "{{PROG}}", llvmcl.ProgName(argv0), 1))
 }

@@ -167,3 +167,23 @@ func TestDiffSymlinkedOutputs(t *testing.T) {
 		}
 	}
 }
+
+// The program name in messages and help follows argv[0] as LLVM reads it:
+// its last component ("." after a trailing slash), no "<argv0>: " before
+// "error:" when argv[0] is empty.
+func TestDiffArgv0(t *testing.T) {
+	ref, ours := tools(t)
+	// (An empty argv[0] is covered by llvmcl.TestProgName: difftest.Run
+	// reads "" as "the tool's own name".)
+	for _, argv0 := range []string{"x/", "/", "a b", "/some/where/mybundler"} {
+		for _, args := range [][]string{
+			{"--help"}, {"-typo"}, {"-type=bc", "-list", "-input=nope"},
+			{"-type=bc", "-targets=" + host, "-inputs=hb", "-output=o"},
+		} {
+			c := difftest.Case{Args: args, Files: baseFiles, Argv0: argv0}
+			if d := difftest.Diff(difftest.Run(t, ref, c), difftest.Run(t, ours, c)); d != "" {
+				t.Errorf("argv0 %q %v\n%s", argv0, args, d)
+			}
+		}
+	}
+}

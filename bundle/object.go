@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/llvmcl"
 	"github.com/goffload/goffload/objfmt"
 )
 
@@ -193,7 +194,7 @@ func tempName() string {
 // objcopyFailed reports an object our ELF writer refused — one llvm-objcopy
 // refuses too — with our reason first and then LLVM's message.
 func (j *job) objcopyFailed(path string, err error) error {
-	fmt.Fprintf(j.Stderr, "%s: %s'%s': %v\n", j.Argv0, tag("error: ", j.Color), path, err)
+	fmt.Fprintln(j.Stderr, llvmcl.Tagged(j.Argv0, tag("error: ", j.Color), fmt.Sprintf("'%s': %v", path, err)))
 	return errorf("'llvm-objcopy' tool failed")
 }
 

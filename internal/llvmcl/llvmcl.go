@@ -12,7 +12,6 @@ package llvmcl
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -94,6 +93,30 @@ func (r *Result) Last(name string) string {
 // Flag returns the last value of a bool option (false when absent).
 func (r *Result) Flag(name string) bool { return r.Last(name) == "true" }
 
+// ProgName is the program name LLVM prefixes cl messages with: argv0's
+// last path component as LLVM's sys::path::filename finds it ("" for "",
+// "." after a trailing slash, "/" for slashes only).
+func ProgName(argv0 string) string {
+	switch {
+	case argv0 == "":
+		return ""
+	case strings.Trim(argv0, "/") == "":
+		return "/"
+	case strings.HasSuffix(argv0, "/"):
+		return "."
+	}
+	return argv0[strings.LastIndexByte(argv0, '/')+1:]
+}
+
+// Tagged is how LLVM's tools print an error or warning: "<argv0>: "
+// (nothing when argv0 is empty), the tag, the message.
+func Tagged(argv0, tag, msg string) string {
+	if argv0 == "" {
+		return tag + msg
+	}
+	return argv0 + ": " + tag + msg
+}
+
 // Dashed returns how LLVM spells an option name in messages: one dash for
 // one-letter names, two otherwise.
 func Dashed(name string) string {
@@ -118,7 +141,7 @@ func (s *Spec) lookup(name string) *Option {
 // a trailing newline and already carrying LLVM's "<prog>: " prefix; parsing
 // failed when errs is non-empty (unless Result.Action is set, which wins).
 func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
-	prog := filepath.Base(argv0)
+	prog := ProgName(argv0)
 	res := &Result{Values: map[string][]string{}, Count: map[string]int{}}
 	var errs []string
 	fail := func(format string, a ...any) {

@@ -209,3 +209,14 @@ func TestExpand(t *testing.T) {
 		t.Errorf("failed expansion: %+v %q", res, errs)
 	}
 }
+
+func TestProgName(t *testing.T) {
+	for in, want := range map[string]string{"": "", "/": "/", "//": "/", "x/": ".", "a//": ".", "/usr/bin/tool": "tool", "tool": "tool", "a b": "a b"} {
+		if got := ProgName(in); got != want {
+			t.Errorf("ProgName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Tagged("", "error: ", "m"); got != "error: m" {
+		t.Errorf("Tagged without argv0: %q", got)
+	}
+}

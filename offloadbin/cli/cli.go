@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/goffload/goffload/internal/llvmcl"
@@ -90,7 +89,7 @@ func Main(argv []string, env Env) int {
 		argv0 = argv[0]
 	}
 	t := &tool{Env: env, argv0: argv0}
-	prog := filepath.Base(argv0)
+	prog := llvmcl.ProgName(argv0)
 
 	expanded, xerr := llvmcl.Expand(argv[min(1, len(argv)):])
 	if xerr != nil {
