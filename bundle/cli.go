@@ -70,12 +70,13 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, e)
 	}
 	if res.Action != "" {
+		var err error
 		if res.Action == "version" {
-			io.WriteString(stdout, Version)
+			_, err = io.WriteString(stdout, Version)
 		} else {
-			printHelp(stdout, res.Action, argv0)
+			err = printHelp(stdout, res.Action, argv0)
 		}
-		return 0
+		return helpStatus(stderr, err)
 	}
 	if len(errs) > 0 {
 		return 1
@@ -83,8 +84,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if res.Flag("h") {
 		// -h is an ordinary option of the tool: it prints the
 		// uncategorised list, after the required-option checks.
-		printHelp(stdout, "help-list", argv0)
-		return 0
+		return helpStatus(stderr, printHelp(stdout, "help-list", argv0))
 	}
 	o := Options{
 		Argv0:        argv0,
@@ -177,10 +177,21 @@ func tag(t string, color bool) string {
 	return "\x1b[0;1;" + code + "m" + t + "\x1b[0m"
 }
 
-func printHelp(w io.Writer, which, argv0 string) {
+func printHelp(w io.Writer, which, argv0 string) error {
 	b, err := helpTexts.ReadFile("help/" + which + ".txt")
 	if err != nil {
-		return
+		return nil
 	}
-	io.WriteString(w, strings.Replace(string(b), "{{PROG}}", llvmcl.ProgName(argv0), 1))
+	_, err = io.WriteString(w, strings.Replace(string(b), "{{PROG}}", llvmcl.ProgName(argv0), 1))
+	return err
+}
+
+// helpStatus is the exit status after help or version text: LLVM reports a
+// failed write to stdout (/dev/full) as a fatal error.
+func helpStatus(stderr io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "LLVM ERROR: %s\n", ioFailure(err).Error())
+	return 1
 }

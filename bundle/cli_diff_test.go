@@ -187,3 +187,30 @@ func TestDiffArgv0(t *testing.T) {
 		}
 	}
 }
+
+// Help and version text that cannot be written (stdout is /dev/full) is
+// LLVM's fatal "IO failure on output stream", exit 1.
+func TestDiffHelpToFullStdout(t *testing.T) {
+	ref, ours := tools(t)
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	run := func(bin string, args ...string) (int, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Args[0] = "clang-offload-bundler"
+		cmd.Stdout = full
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		cmd.Run()
+		return cmd.ProcessState.ExitCode(), stderr.String()
+	}
+	for _, args := range [][]string{{"--help"}, {"--version"}, {"--help-list-hidden"}, {"-type=x", "-h"}} {
+		wc, we := run(ref, args...)
+		gc, ge := run(ours, args...)
+		if wc != gc || we != ge {
+			t.Errorf("%v: LLVM %d %q, ours %d %q", args, wc, we, gc, ge)
+		}
+	}
+}
