@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/goffload/goffload/internal/llvmcl"
@@ -26,10 +25,10 @@ var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
 	{Name: "check-input-archive", Kind: llvmcl.Bool},
 	// --color is one of libLLVM's global options the LLVM tool accepts; it
 	// is the one that changes what the bundler prints.
-	{Name: "color", Kind: llvmcl.Bool},
+	{Name: "color", Kind: llvmcl.Bool, NoSuggest: true},
 	{Name: "compress", Kind: llvmcl.Bool},
 	{Name: "compression-level", Kind: llvmcl.Int},
-	{Name: "h", Kind: llvmcl.Bool},
+	{Name: "h", Kind: llvmcl.Bool, Grouping: true, NoSuggest: true},
 	{Name: "help", Kind: llvmcl.Help},
 	{Name: "help-hidden", Kind: llvmcl.Help},
 	{Name: "help-list", Kind: llvmcl.Help},
@@ -47,23 +46,37 @@ var spec = &llvmcl.Spec{Options: []*llvmcl.Option{
 	{Name: "unbundle", Kind: llvmcl.Bool},
 	{Name: "verbose", Kind: llvmcl.Bool},
 	{Name: "version", Kind: llvmcl.Help},
-}}
+},
+	// The order LLVM 22's option map visits the suggestable options in,
+	// found by probing ties (help wins over every name it ties with, ...).
+	SuggestOrder: []string{
+		"help", "list", "check-input-archive", "compression-level", "allow-missing-bundles",
+		"help-hidden", "hip-openmp-compatible", "output", "unbundle", "version",
+		"help-list", "###", "type", "help-list-hidden", "inputs", "verbose", "targets",
+		"print-options", "input", "bundle-align", "outputs", "print-all-options", "compress",
+	},
+}
 
 // Main runs the clang-offload-bundler command line and returns its exit
 // status. argv[0] is the program name as invoked.
 func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	argv0 := argv[0]
 	res, errs := spec.Parse(argv0, argv[1:])
+	if res.ExpandErr != nil {
+		// LLVM prints this and goes on with every option at its default.
+		fmt.Fprintln(stderr, res.ExpandErr)
+	}
 	for _, e := range errs {
 		fmt.Fprintln(stderr, e)
 	}
 	if res.Action != "" {
+		var err error
 		if res.Action == "version" {
-			io.WriteString(stdout, Version)
+			_, err = io.WriteString(stdout, Version)
 		} else {
-			printHelp(stdout, res.Action, argv0)
+			err = printHelp(stdout, res.Action, argv0)
 		}
-		return 0
+		return helpStatus(stderr, err)
 	}
 	if len(errs) > 0 {
 		return 1
@@ -71,8 +84,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if res.Flag("h") {
 		// -h is an ordinary option of the tool: it prints the
 		// uncategorised list, after the required-option checks.
-		printHelp(stdout, "help-list", argv0)
-		return 0
+		return helpStatus(stderr, printHelp(stdout, "help-list", argv0))
 	}
 	o := Options{
 		Argv0:        argv0,
@@ -121,7 +133,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "LLVM ERROR: %s\n", fe.Msg)
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s: %s%s\n", argv0, tag("error: ", o.Color), err.Error())
+	fmt.Fprintln(stderr, llvmcl.Tagged(argv0, tag("error: ", o.Color), err.Error()))
 	return 1
 }
 
@@ -165,10 +177,21 @@ func tag(t string, color bool) string {
 	return "\x1b[0;1;" + code + "m" + t + "\x1b[0m"
 }
 
-func printHelp(w io.Writer, which, argv0 string) {
+func printHelp(w io.Writer, which, argv0 string) error {
 	b, err := helpTexts.ReadFile("help/" + which + ".txt")
 	if err != nil {
-		return
+		return nil
 	}
-	io.WriteString(w, strings.Replace(string(b), "{{PROG}}", filepath.Base(argv0), 1))
+	_, err = io.WriteString(w, strings.Replace(string(b), "{{PROG}}", llvmcl.ProgName(argv0), 1))
+	return err
+}
+
+// helpStatus is the exit status after help or version text: LLVM reports a
+// failed write to stdout (/dev/full) as a fatal error.
+func helpStatus(stderr io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "LLVM ERROR: %s\n", ioFailure(err).Error())
+	return 1
 }

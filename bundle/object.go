@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/llvmcl"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/objfmt"
 )
@@ -275,7 +276,7 @@ func (j *job) objcopyFailed(path string, err error) error {
 	if errors.As(err, &ae) {
 		return j.objcopyMessage(fmt.Sprintf("'%s': %v", path, ae))
 	}
-	fmt.Fprintf(j.Stderr, "%s: %s'%s': %v\n", j.Argv0, tag("error: ", j.Color), path, err)
+	fmt.Fprintln(j.Stderr, llvmcl.Tagged(j.Argv0, tag("error: ", j.Color), fmt.Sprintf("'%s': %v", path, err)))
 	return errorf("'llvm-objcopy' tool failed")
 }
 

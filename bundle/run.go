@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/llvmcl"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -30,7 +31,7 @@ type target struct {
 }
 
 func (j *job) warnf(format string, a ...any) {
-	fmt.Fprintf(j.Stderr, "%s: %s%s\n", j.Argv0, tag("warning: ", j.Color), fmt.Sprintf(format, a...))
+	fmt.Fprintln(j.Stderr, llvmcl.Tagged(j.Argv0, tag("warning: ", j.Color), fmt.Sprintf(format, a...)))
 }
 
 // Run performs one bundler invocation. A returned *Error carries LLVM's

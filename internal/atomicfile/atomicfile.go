@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -34,22 +35,62 @@ func Create(target string) (*File, error) {
 
 // CreateFile is Create without the "-" means stdout rule.
 func CreateFile(target string) (*File, error) {
-	if fi, err := os.Stat(target); err == nil {
+	if target == "" {
+		// open("") fails so; a temp file in "." would fail only at rename.
+		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.ENOENT}
+	}
+	if strings.HasSuffix(target, "/") {
+		// A name with a trailing slash can only be a folder, which cannot
+		// be opened for writing: let the kernel say why (Linux: EISDIR,
+		// whatever the name holds).
+		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+		if err != nil {
+			return nil, err
+		}
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
+	}
+	if inSystemFolder(target) {
+		// /dev/stdout, /dev/fd/N, /proc/self/fd/N: links to open files
+		// (a shell's redirection target) or devices. LLVM opens them;
+		// replacing what they name would cut the caller's file off.
+		return openDirect(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	}
+	if li, err := os.Lstat(target); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		// LLVM writes through a symbolic link: replace the file it names
+		// and keep the link. A dangling link is opened, which creates
+		// its target, as open(2) does.
+		resolved, err := filepath.EvalSymlinks(target)
+		if err != nil || inSystemFolder(resolved) {
+			return openDirect(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+		}
+		target = resolved
+	}
+	fi, statErr := os.Stat(target)
+	if statErr == nil {
 		if fi.IsDir() {
 			return nil, &os.PathError{Op: "open", Path: target, Err: syscall.EISDIR}
 		}
 		if !fi.Mode().IsRegular() {
 			// A device, pipe or socket (/dev/null, /dev/stdout, a FIFO):
 			// write to it directly; renaming over it would replace it.
-			f, err := os.OpenFile(target, os.O_WRONLY, 0)
-			if err != nil {
-				return nil, err
-			}
-			return &File{File: f, target: target, direct: true}, nil
+			return openDirect(target, os.O_WRONLY)
+		}
+		// Opening an existing file for writing needs write permission on
+		// it, which replacing it by rename would not check.
+		if err := checkWritable(target); err != nil {
+			return nil, &os.PathError{Op: "open", Path: target, Err: err}
 		}
 	}
 	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+	if err != nil && statErr == nil {
+		// No temp file can be made beside an existing, writable target
+		// (a read-only folder): write the target in place, as LLVM does.
+		if g, gerr := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0); gerr == nil {
+			return &File{File: g, target: target, direct: true}, nil
+		}
+	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -65,6 +106,25 @@ func CreateFile(target string) (*File, error) {
 		return nil, err
 	}
 	return &File{File: f, target: target}, nil
+}
+
+// openDirect opens target to be written in place.
+func openDirect(target string, flag int) (*File, error) {
+	f, err := os.OpenFile(target, flag, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	return &File{File: f, target: target, direct: true}, nil
+}
+
+// inSystemFolder reports whether path is under /dev or /proc, where names
+// are devices or links to open files, never files to replace.
+func inSystemFolder(path string) bool {
+	path, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(path, "/dev/") || strings.HasPrefix(path, "/proc/")
 }
 
 // Commit flushes the file and renames it over the target.

@@ -1,15 +1,18 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
 func TestCommitReplaces(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "out")
-	os.WriteFile(p, []byte("old"), 0o444)
+	os.WriteFile(p, []byte("old"), 0o644)
 	f, err := Create(p)
 	if err != nil {
 		t.Fatal(err)
@@ -67,5 +70,113 @@ func TestDeviceWrittenInPlace(t *testing.T) {
 	fi, err := os.Stat("/dev/null")
 	if err != nil || fi.Mode().IsRegular() {
 		t.Fatalf("/dev/null replaced: %v %v", fi.Mode(), err)
+	}
+}
+
+// Names that can never be files fail at Create, with open(2)'s errors, not
+// later at the rename.
+func TestImpossibleNames(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+	for name, want := range map[string]syscall.Errno{
+		"":                                syscall.ENOENT,
+		filepath.Join(dir, "nodir") + "/": syscall.EISDIR,
+		dir + "/":                         syscall.EISDIR,
+		filepath.Join(dir, "file") + "/":  syscall.EISDIR, // Linux, with O_CREAT
+	} {
+		_, err := Create(name)
+		if !errors.Is(err, want) {
+			t.Errorf("Create(%q): %v, want %v", name, err, want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+// Without a temp file beside it (a read-only folder), an existing target
+// is written in place, as LLVM opens it.
+func TestReadOnlyFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes read-only folders")
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "out")
+	os.WriteFile(p, []byte("old"), 0o644)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	f, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Errorf("after commit: %q", b)
+	}
+	if _, err := Create(filepath.Join(dir, "new")); !errors.Is(err, syscall.EACCES) {
+		t.Errorf("new file in a read-only folder: %v", err)
+	}
+	os.Chmod(p, 0o444)
+	if _, err := Create(p); !errors.Is(err, syscall.EACCES) {
+		t.Errorf("read-only file: %v", err)
+	}
+}
+
+// A symbolic link is written through, as LLVM opens it: the file it names
+// is replaced and the link stays; a dangling link creates its target.
+func TestSymlinkWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	link := filepath.Join(dir, "link")
+	os.WriteFile(real, []byte("old"), 0o644)
+	os.Symlink("real", link)
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink("created", dangling)
+	for _, p := range []string{link, dangling} {
+		f, err := Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("new")
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link", p)
+		}
+	}
+	for _, p := range []string{real, filepath.Join(dir, "created")} {
+		if b, _ := os.ReadFile(p); string(b) != "new" {
+			t.Errorf("%s: %q", p, b)
+		}
+	}
+}
+
+// /dev/stdout names the caller's open file: it is written in place, never
+// replaced (which would replace /dev/stdout itself when stdout is a file).
+func TestDevStdoutToFile(t *testing.T) {
+	if _, err := os.Lstat("/dev/stdout"); err != nil {
+		t.Skip(err)
+	}
+	p := filepath.Join(t.TempDir(), "out")
+	g, _ := os.Create(p)
+	defer g.Close()
+	name := fmt.Sprintf("/dev/fd/%d", g.Fd())
+	f, err := Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("through")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "through" {
+		t.Errorf("%s: %q", p, b)
+	}
+	if fi, err := os.Lstat("/dev/fd"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("/dev/fd changed: %v", err)
 	}
 }

@@ -23,3 +23,7 @@ func umask() os.FileMode {
 	})
 	return umaskVal
 }
+
+// checkWritable fails as open(2) for writing would on an existing file
+// the caller may not write (access(2) with W_OK).
+func checkWritable(path string) error { return syscall.Access(path, 2) }

@@ -12,9 +12,12 @@ package llvmcl
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+
+	"github.com/goffload/goffload/internal/oserr"
 )
 
 // Kind says how an option takes its value.
@@ -37,6 +40,14 @@ type Option struct {
 	Required  bool // "must be specified at least once!"
 	Prefix    bool // one-letter option whose value may be glued? (unused: LLVM rejects -oF)
 	ValueDesc string
+	// Grouping marks a one-letter Bool that may be run together with
+	// others of its kind (LLVM's cl::Grouping): -hh is -h -h, and -hh=0
+	// gives the value to the last one.
+	Grouping bool
+	// NoSuggest keeps the option out of "Did you mean" suggestions, as
+	// LLVM's really hidden options (libLLVM's global options the tool
+	// hides, such as -h and --color).
+	NoSuggest bool
 }
 
 // Spec is a tool's option table.
@@ -45,6 +56,10 @@ type Spec struct {
 	// MaxPositional is how many positional arguments are accepted (0: none,
 	// reported as unknown arguments; -1: unlimited).
 	MaxPositional int
+	// SuggestOrder lists the suggestable option names in the order LLVM's
+	// option map visits them, which breaks ties between equally near
+	// suggestions. Without it, Options' order is used.
+	SuggestOrder []string
 }
 
 // Result holds what was parsed.
@@ -55,6 +70,9 @@ type Result struct {
 	// Count is the number of occurrences of each option.
 	Count      map[string]int
 	Positional []string
+	// ExpandErr is set when a response file could not be expanded; then
+	// nothing was parsed (LLVM's tools go on with defaults).
+	ExpandErr error
 	// Action is the first --help/--version style option met, if any:
 	// LLVM acts on those as soon as they are parsed.
 	Action string
@@ -74,6 +92,30 @@ func (r *Result) Last(name string) string {
 
 // Flag returns the last value of a bool option (false when absent).
 func (r *Result) Flag(name string) bool { return r.Last(name) == "true" }
+
+// ProgName is the program name LLVM prefixes cl messages with: argv0's
+// last path component as LLVM's sys::path::filename finds it ("" for "",
+// "." after a trailing slash, "/" for slashes only).
+func ProgName(argv0 string) string {
+	switch {
+	case argv0 == "":
+		return ""
+	case strings.Trim(argv0, "/") == "":
+		return "/"
+	case strings.HasSuffix(argv0, "/"):
+		return "."
+	}
+	return argv0[strings.LastIndexByte(argv0, '/')+1:]
+}
+
+// Tagged is how LLVM's tools print an error or warning: "<argv0>: "
+// (nothing when argv0 is empty), the tag, the message.
+func Tagged(argv0, tag, msg string) string {
+	if argv0 == "" {
+		return tag + msg
+	}
+	return argv0 + ": " + tag + msg
+}
 
 // Dashed returns how LLVM spells an option name in messages: one dash for
 // one-letter names, two otherwise.
@@ -99,13 +141,19 @@ func (s *Spec) lookup(name string) *Option {
 // a trailing newline and already carrying LLVM's "<prog>: " prefix; parsing
 // failed when errs is non-empty (unless Result.Action is set, which wins).
 func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
-	prog := filepath.Base(argv0)
+	prog := ProgName(argv0)
 	res := &Result{Values: map[string][]string{}, Count: map[string]int{}}
 	var errs []string
 	fail := func(format string, a ...any) {
 		errs = append(errs, prog+": "+fmt.Sprintf(format, a...))
 	}
-	args = ExpandResponseFiles(args)
+	args, err := Expand(args)
+	if err != nil {
+		// LLVM prints the message and parses nothing: the tool goes on
+		// with every option at its default.
+		res.ExpandErr = err
+		return res, nil
+	}
 	dashdash := false
 	var positional []string
 	for i := 0; i < len(args); i++ {
@@ -124,6 +172,33 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 		}
 		name, value, hasValue := strings.Cut(body, "=")
 		opt := s.lookup(name)
+		if opt == nil && len(name) > 1 {
+			if o := s.lookup(name[:1]); o != nil && o.Grouping {
+				// A run of grouping letters: each but the last is set,
+				// the last is parsed below with the value, if any. A
+				// letter that is no grouping option ends the run: the
+				// rest is unknown and is what suggestions are made for.
+				for len(name) > 1 {
+					g := s.lookup(name[:1])
+					if g == nil || !g.Grouping {
+						break
+					}
+					res.Count[g.Name]++
+					res.Values[g.Name] = append(res.Values[g.Name], "true")
+					name = name[1:]
+				}
+				if g := s.lookup(name); g != nil && g.Grouping {
+					opt = g
+				} else {
+					rest := name
+					if hasValue {
+						rest += "=" + value
+					}
+					errs = append(errs, unknown(prog, argv0, arg, rest, s)...)
+					continue
+				}
+			}
+		}
 		if opt == nil {
 			// A one-letter option followed by more letters is a "group"
 			// (with one dash or two); LLVM then suggests the letter alone.
@@ -136,7 +211,7 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 					continue
 				}
 			}
-			errs = append(errs, unknown(prog, argv0, arg, s)...)
+			errs = append(errs, unknown(prog, argv0, arg, body, s)...)
 			continue
 		}
 		switch opt.Kind {
@@ -154,7 +229,7 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 			v := "true"
 			if hasValue {
 				switch value {
-				case "", "true", "TRUE", "True", "1": // "-opt=" is true
+				case "", "true", "TRUE", "True", "1": // -x= is -x
 				case "false", "FALSE", "False", "0":
 					v = "false"
 				default:
@@ -211,35 +286,54 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 	return res, errs
 }
 
-func unknown(prog, argv0, arg string, s *Spec) []string {
+// unknown reports an unknown argument; rest is what LLVM looks for a
+// near option name for: the argument without its dashes or the grouping
+// letters it starts with.
+func unknown(prog, argv0, arg, rest string, s *Spec) []string {
 	lines := []string{fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", prog, arg, argv0)}
-	if near := s.nearest(arg); near != "" {
-		lines = append(lines, fmt.Sprintf("%s: Did you mean '%s'?", prog, near))
+	if near := s.nearest(rest); near != "" {
+		dash := "--"
+		if len(near) == 1 {
+			dash = "-"
+		}
+		lines = append(lines, fmt.Sprintf("%s: Did you mean '%s%s'?", prog, dash, near))
 	}
 	return lines
 }
 
-// nearest returns LLVM's "Did you mean" suggestion among this spec's
-// options: the option name closest by edit distance to the argument's name,
-// keeping any "=value".
+// nearest returns LLVM's "Did you mean" suggestion for arg (no dashes):
+// the first option, in SuggestOrder, nearest by edit distance. Options that
+// take a value are compared with the name before any '=' and keep a
+// non-empty "=value"; the others (--help, --version) with all of arg.
 func (s *Spec) nearest(arg string) string {
-	body := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
-	name, value, hasValue := strings.Cut(body, "=")
-	best, bestDist := "", -1
-	for _, o := range s.Options {
-		d := editDistance(name, o.Name)
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = o.Name, d
-		}
-	}
-	if best == "" {
+	if arg == "" {
 		return ""
 	}
-	out := Dashed(best)
-	if hasValue {
-		out += "=" + value
+	lhs, rhs, _ := strings.Cut(arg, "=")
+	names := s.SuggestOrder
+	if names == nil {
+		for _, o := range s.Options {
+			names = append(names, o.Name)
+		}
 	}
-	return out
+	best, bestDist := "", -1
+	for _, n := range names {
+		o := s.lookup(n)
+		if o == nil || o.NoSuggest {
+			continue
+		}
+		flag := lhs
+		if o.Kind == Help {
+			flag = arg
+		}
+		if d := editDistance(flag, o.Name); bestDist < 0 || d < bestDist {
+			best, bestDist = o.Name, d
+			if rhs != "" && o.Kind != Help {
+				best += "=" + rhs
+			}
+		}
+	}
+	return best
 }
 
 func editDistance(a, b string) int {
@@ -328,27 +422,132 @@ func isDigit(c byte, radix int) bool {
 	return d < radix
 }
 
-// ExpandResponseFiles replaces each "@file" argument by the file's contents,
-// split GNU-style (white space separates, quotes group, backslash escapes).
-// Nested "@file"s are read relative to the current directory; a file that
-// cannot be read leaves the argument as it is, as LLVM does.
+// ExpandResponseFiles is Expand for callers that treat a failed expansion
+// as no expansion at all.
 func ExpandResponseFiles(args []string) []string {
+	out, err := Expand(args)
+	if err != nil {
+		return args
+	}
+	return out
+}
+
+// An ExpandError is a response file LLVM could not expand: a folder or an
+// unreadable file, a file that includes itself, bad UTF-16. Its text is
+// what LLVM prints, with no program prefix.
+type ExpandError struct{ Msg string }
+
+func (e *ExpandError) Error() string { return e.Msg }
+
+// Expand replaces each "@file" argument by the file's contents, split
+// GNU-style (TokenizeGNU), as LLVM 22's cl does before parsing: names are
+// relative to the current folder, also inside response files; a name that
+// does not exist is left as it is; a file met again inside its own
+// expansion is an error naming the first path it was read by.
+func Expand(args []string) ([]string, error) {
+	cwd, _ := os.Getwd()
+	type open struct {
+		path string
+		fi   os.FileInfo
+	}
 	out := make([]string, 0, len(args))
-	var expand func(args []string, depth int)
-	expand = func(args []string, depth int) {
+	var expand func(args []string, chain []open) error
+	expand = func(args []string, chain []open) error {
 		for _, a := range args {
-			if len(a) > 1 && a[0] == '@' && depth < 20 {
-				data, err := os.ReadFile(a[1:])
-				if err == nil {
-					expand(TokenizeGNU(string(data)), depth+1)
-					continue
+			if a == "" || a[0] != '@' {
+				out = append(out, a)
+				continue
+			}
+			path := responsePath(cwd, a[1:])
+			fi, err := os.Stat(path)
+			if err != nil {
+				out = append(out, a)
+				continue
+			}
+			for _, o := range chain {
+				if os.SameFile(o.fi, fi) {
+					return &ExpandError{Msg: fmt.Sprintf("recursive expansion of: '%s'", o.path)}
 				}
 			}
-			out = append(out, a)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return &ExpandError{Msg: fmt.Sprintf("cannot not open file '%s': %s", path, oserr.Strerror(err))}
+			}
+			text, ok := responseText(data)
+			if !ok {
+				return &ExpandError{Msg: "Could not convert UTF16 to UTF8"}
+			}
+			toks := TokenizeGNU(text)
+			for i, t := range toks {
+				// The tokens become C strings.
+				if k := strings.IndexByte(t, 0); k >= 0 {
+					toks[i] = t[:k]
+				}
+			}
+			if err := expand(toks, append(chain[:len(chain):len(chain)], open{path, fi})); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	expand(args, 0)
-	return out
+	if err := expand(args, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// responsePath makes a response file's name absolute as LLVM does: the
+// current folder, a slash and the name, uncleaned ("" is the folder
+// itself). A POSIX root name ("//host/x") keeps its root name in front.
+func responsePath(cwd, name string) string {
+	switch {
+	case name == "":
+		return cwd
+	case strings.HasPrefix(name, "//") && len(name) > 2 && name[2] != '/':
+		root, rest, _ := strings.Cut(name[2:], "/")
+		return "//" + root + "/" + strings.TrimPrefix(cwd, "/") + "/" + rest
+	case name[0] == '/':
+		return name
+	}
+	return cwd + "/" + name
+}
+
+// responseText decodes a response file: UTF-16 with a byte order mark is
+// converted, a UTF-8 byte order mark dropped.
+func responseText(b []byte) (string, bool) {
+	if len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF) {
+		if len(b)%2 != 0 {
+			return "", false
+		}
+		u := make([]uint16, 0, len(b)/2-1)
+		for i := 2; i < len(b); i += 2 {
+			if b[0] == 0xFF {
+				u = append(u, uint16(b[i])|uint16(b[i+1])<<8)
+			} else {
+				u = append(u, uint16(b[i])<<8|uint16(b[i+1]))
+			}
+		}
+		var sb strings.Builder
+		for i := 0; i < len(u); i++ {
+			c := rune(u[i])
+			switch {
+			case utf16.IsSurrogate(c):
+				if c >= 0xDC00 || i+1 >= len(u) {
+					return "", false
+				}
+				r := utf16.DecodeRune(c, rune(u[i+1]))
+				if r == unicode.ReplacementChar {
+					return "", false
+				}
+				sb.WriteRune(r)
+				i++
+			default:
+				sb.WriteRune(c)
+			}
+		}
+		return sb.String(), true
+	}
+	return strings.TrimPrefix(string(b), "\xef\xbb\xbf"), true
 }
 
 // TokenizeGNU splits a response file's text as GNU tools (and LLVM's
@@ -356,34 +555,31 @@ func ExpandResponseFiles(args []string) []string {
 func TokenizeGNU(s string) []string {
 	var toks []string
 	var cur strings.Builder
-	inTok := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '\\' && i+1 < len(s):
 			i++
 			cur.WriteByte(s[i])
-			inTok = true
 		case c == '\'' || c == '"':
-			inTok = true
 			for i++; i < len(s) && s[i] != c; i++ {
 				if s[i] == '\\' && i+1 < len(s) {
 					i++
 				}
 				cur.WriteByte(s[i])
 			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
-			if inTok {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			// (LLVM's white space: not \v or \f.) An empty token ("")
+			// is no argument.
+			if cur.Len() > 0 {
 				toks = append(toks, cur.String())
-				cur.Reset()
-				inTok = false
 			}
+			cur.Reset()
 		default:
 			cur.WriteByte(c)
-			inTok = true
 		}
 	}
-	if inTok {
+	if cur.Len() > 0 {
 		toks = append(toks, cur.String())
 	}
 	return toks

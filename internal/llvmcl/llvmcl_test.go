@@ -113,3 +113,122 @@ func FuzzParse(f *testing.F) {
 		TokenizeGNU(line)
 	})
 }
+
+var groupSpec = &Spec{
+	Options: []*Option{
+		{Name: "h", Kind: Bool, Grouping: true, NoSuggest: true},
+		{Name: "color", Kind: Bool, NoSuggest: true},
+		{Name: "help", Kind: Help},
+		{Name: "list", Kind: Bool},
+		{Name: "o", Kind: String},
+		{Name: "###", Kind: Bool},
+	},
+	SuggestOrder: []string{"list", "help", "###", "o"},
+}
+
+// Behaviour of LLVM 22's cl parser, found by running clang-offload-bundler
+// and llvm-offload-binary.
+func TestGroupingAndSuggestions(t *testing.T) {
+	for _, tc := range []struct {
+		arg    string
+		h      []string // values of -h
+		errors []string
+	}{
+		{"-hh", []string{"true", "true"}, nil},
+		{"--hhh=0", []string{"true", "true", "false"}, nil},
+		{"-hh=", []string{"true", "true"}, nil},
+		{"-hh=x", nil, []string{"t: for the -h option: 'x' is invalid value for boolean argument! Try 0 or 1"}},
+		// The rest after the grouping letters is what is suggested for.
+		{"-hx", nil, []string{"t: Unknown command line argument '-hx'.  Try: 't --help'", "t: Did you mean '-o'?"}},
+		{"-hhx=1", nil, []string{"t: Unknown command line argument '-hhx=1'.  Try: 't --help'", "t: Did you mean '--o=1'?"}},
+		{"-hlist", nil, []string{"t: Unknown command line argument '-hlist'.  Try: 't --help'", "t: Did you mean '--list'?"}},
+		// An empty value is no value; --help takes none, so it is
+		// compared with the whole argument and suggested bare.
+		{"-lis=", nil, []string{"t: Unknown command line argument '-lis='.  Try: 't --help'", "t: Did you mean '--list'?"}},
+		{"-hel=p", nil, []string{"t: Unknown command line argument '-hel=p'.  Try: 't --help'", "t: Did you mean '--help'?"}},
+		{"-lst=p", nil, []string{"t: Unknown command line argument '-lst=p'.  Try: 't --help'", "t: Did you mean '--list=p'?"}},
+		{"-elp=", nil, []string{"t: Unknown command line argument '-elp='.  Try: 't --help'", "t: Did you mean '--help'?"}},
+		// Ties go to the first in SuggestOrder; -h and --color are never
+		// suggested.
+		{"-q", nil, []string{"t: Unknown command line argument '-q'.  Try: 't --help'", "t: Did you mean '-o'?"}},
+		{"-qqqq", nil, []string{"t: Unknown command line argument '-qqqq'.  Try: 't --help'", "t: Did you mean '--list'?"}},
+		{"-colo", nil, []string{"t: Unknown command line argument '-colo'.  Try: 't --help'", "t: Did you mean '--help'?"}},
+		{"-list=", nil, nil},
+	} {
+		res, errs := groupSpec.Parse("t", []string{tc.arg})
+		if !reflect.DeepEqual(errs, tc.errors) {
+			t.Errorf("%s: errors\n got %q\nwant %q", tc.arg, errs, tc.errors)
+		}
+		if tc.errors == nil && !reflect.DeepEqual(res.Values["h"], tc.h) {
+			t.Errorf("%s: -h values %q, want %q", tc.arg, res.Values["h"], tc.h)
+		}
+	}
+}
+
+// Response files as LLVM 22 reads them (found with clang-offload-bundler).
+func TestExpand(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(dir)
+	dir, _ = os.Getwd()
+	os.Mkdir("sub", 0o755)
+	for name, text := range map[string]string{
+		"a":        `-x "" ""y a""b 'c d' ` + "\v-e\f\n",
+		"sub/nest": "@a -n", // relative to the current folder, not to sub
+		"bom":      "\xef\xbb\xbf-b",
+		"u16le":    "\xff\xfe-\x00u\x00",
+		"u16be":    "\xfe\xff\x00-\x00U",
+		"u16odd":   "\xff\xfe-",
+		"u16surr":  "\xff\xfe\x00\xd8",
+		"nul":      "-a\x00b c",
+		"self":     "@sub/../self",
+		"ping":     "@pong",
+		"pong":     "@ping",
+		"twice":    "@a @a",
+	} {
+		os.WriteFile(name, []byte(text), 0o644)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+		err  string
+	}{
+		{[]string{"@a"}, []string{"-x", "y", "ab", "c d", "\v-e\f"}, ""},
+		{[]string{"@sub/nest", "@missing"}, []string{"-x", "y", "ab", "c d", "\v-e\f", "-n", "@missing"}, ""},
+		{[]string{"@twice"}, []string{"-x", "y", "ab", "c d", "\v-e\f", "-x", "y", "ab", "c d", "\v-e\f"}, ""},
+		{[]string{"@bom", "@u16le", "@u16be"}, []string{"-b", "-u", "-U"}, ""},
+		{[]string{"@nul"}, []string{"-a", "c"}, ""},
+		{[]string{"@u16odd"}, nil, "Could not convert UTF16 to UTF8"},
+		{[]string{"@u16surr"}, nil, "Could not convert UTF16 to UTF8"},
+		{[]string{"@self"}, nil, "recursive expansion of: '" + dir + "/self'"},
+		{[]string{"-q", "@ping"}, nil, "recursive expansion of: '" + dir + "/ping'"},
+		{[]string{"@sub"}, nil, "cannot not open file '" + dir + "/sub': Is a directory"},
+		{[]string{"@"}, nil, "cannot not open file '" + dir + "': Is a directory"},
+	} {
+		got, err := Expand(tc.args)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%q: error %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q:\n got %q %v\nwant %q", tc.args, got, err, tc.want)
+		}
+	}
+	if res, errs := testSpec.Parse("t", []string{"-type=bc", "@ping"}); res.ExpandErr == nil || len(errs) != 0 || res.Given("type") {
+		t.Errorf("failed expansion: %+v %q", res, errs)
+	}
+}
+
+func TestProgName(t *testing.T) {
+	for in, want := range map[string]string{"": "", "/": "/", "//": "/", "x/": ".", "a//": ".", "/usr/bin/tool": "tool", "tool": "tool", "a b": "a b"} {
+		if got := ProgName(in); got != want {
+			t.Errorf("ProgName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Tagged("", "error: ", "m"); got != "error: m" {
+		t.Errorf("Tagged without argv0: %q", got)
+	}
+}

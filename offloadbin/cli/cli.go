@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/goffload/goffload/internal/llvmcl"
@@ -50,7 +49,7 @@ var spec = &llvmcl.Spec{
 		{Name: "print-options", Kind: llvmcl.Bool},
 		{Name: "help-list-hidden", Kind: llvmcl.Help},
 		{Name: "print-all-options", Kind: llvmcl.Bool},
-		{Name: "h", Kind: llvmcl.Bool},
+		{Name: "h", Kind: llvmcl.Bool, Grouping: true, NoSuggest: true},
 	},
 	MaxPositional: 1,
 }
@@ -137,9 +136,15 @@ func ioFailure(err error) *fatalError {
 
 func (t *tool) main(argv []string) int {
 	argv0 := t.argv0
-	prog := filepath.Base(argv0)
+	prog := llvmcl.ProgName(argv0)
 
-	args, colorErrs, color := stripColor(prog, llvmcl.ExpandResponseFiles(argv[min(1, len(argv)):]))
+	expanded, xerr := llvmcl.Expand(argv[min(1, len(argv)):])
+	if xerr != nil {
+		// LLVM 22 prints this message, then crashes; we stop there.
+		fmt.Fprintln(t.Stderr, xerr)
+		return 1
+	}
+	args, colorErrs, color := stripColor(prog, expanded)
 	if color {
 		t.Color = true
 	}
