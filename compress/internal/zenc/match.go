@@ -165,6 +165,9 @@ func (m *matcher) find(p, limit int) match {
 }
 
 func (m *matcher) search(p, limit int) match {
+	if m.chain == nil {
+		return m.searchFast(p, limit)
+	}
 	src := m.src
 	var best match
 	for _, r := range m.rep {
@@ -306,4 +309,65 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 		lit = p
 	}
 	return seqs
+}
+
+// searchFast is search without chains. Both hash tables are read first, so
+// that their cache misses overlap with each other and with the repeat-offset
+// checks; p is recorded in both.
+func (m *matcher) searchFast(p, limit int) match {
+	src := m.src
+	cur := binary.LittleEndian.Uint64(src[p:])
+	h := uint32(((cur << (64 - 8*m.p.minMatch)) * prime8) >> (64 - m.p.hashLog))
+	c0 := int(m.head[h]) - 1 + m.base
+	pos := int32(p - m.base + 1)
+	m.head[h] = pos
+	c1 := m.base - 1
+	if m.long != nil {
+		hl := uint32((cur * prime8) >> (64 - m.p.longLog))
+		c1 = int(m.long[hl]) - 1 + m.base
+		m.long[hl] = pos
+	}
+	var best match
+	for _, r := range m.rep {
+		if int(r) <= p {
+			if n := matchLen(src, p-int(r), p, limit); n >= 3 {
+				if c := m.newMatch(n, r); c.score > best.score {
+					best = c
+				}
+			}
+		}
+	}
+	for m.li < len(m.ldm) && m.ldm[m.li].end <= p {
+		m.li++
+	}
+	if m.li < len(m.ldm) && m.ldm[m.li].start <= p {
+		l := m.ldm[m.li]
+		if n := matchLen(src, p-int(l.off), p, limit); n >= 3 {
+			if c := m.newMatch(n, l.off); c.score > best.score {
+				best = c
+			}
+		}
+	}
+	if best.length >= m.p.targetLen || p+best.length >= limit {
+		return best
+	}
+	minPos := p - 1<<WindowLog
+	if c1 >= m.base && c1 >= minPos && binary.LittleEndian.Uint64(src[c1:]) == cur {
+		n := 8 + matchLen(src, c1+8, p+8, limit)
+		if c := m.newMatch(n, uint32(p-c1)); c.score > best.score {
+			best = c
+			if n >= m.p.targetLen || p+n >= limit {
+				return best
+			}
+		}
+	}
+	if c0 >= m.base && c0 >= minPos && c0 != c1 && binary.LittleEndian.Uint32(src[c0:]) == uint32(cur) {
+		n := 4 + matchLen(src, c0+4, p+4, limit)
+		if n >= m.p.minMatch && n >= farMin(uint32(p-c0)) {
+			if c := m.newMatch(n, uint32(p-c0)); c.score > best.score {
+				best = c
+			}
+		}
+	}
+	return best
 }

@@ -30,6 +30,7 @@ var presets = map[string]params{
 	"d1n":       {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128},
 	"d1m4n":     {minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128},
 	"d1m4r7":    {minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 7},
+	"lvl3":      levelParams(3, 1<<30),
 	"f0h17":     {minMatch: 5, hashLog: 17, depth: 1, lazy: 0, targetLen: 128, ldm: true},
 	"c4l2ldm":   {minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true},
 	"c16l2ldm":  {minMatch: 5, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true},
