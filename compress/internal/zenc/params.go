@@ -24,10 +24,11 @@ func levelParams(level, n int) params {
 		// The same, looking one byte ahead before taking a match.
 		return params{minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 7}
 	case level <= 6:
-		// Hash chains, two bytes ahead.
-		return params{minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
+		// Hash chains, two bytes ahead; tables that stay in cache (the
+		// long-distance matches reach further).
+		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
 	case level <= 12:
-		return params{minMatch: 5, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
+		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
 	case level <= 18:
 		return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
 	}
