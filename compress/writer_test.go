@@ -95,3 +95,52 @@ func TestCompressOptionErrors(t *testing.T) {
 		t.Error("limits too strict")
 	}
 }
+
+func TestVerifyZstd(t *testing.T) {
+	src := readTestdata(t, "bundle.bin")
+	payload, err := compressZstd(src, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !verifyZstd(payload, src) {
+		t.Fatal("a payload of ours does not verify")
+	}
+	frames, err := compressZstd(src, 3, []int64{1000, 30000})
+	if err != nil || !verifyZstd(frames, src) {
+		t.Fatalf("frames: %v", err)
+	}
+	other := bytes.Clone(src)
+	other[len(other)/2] ^= 1
+	for name, c := range map[string]struct {
+		payload, want []byte
+	}{
+		"other data":   {payload, other},
+		"shorter data": {payload, src[:len(src)-1]},
+		"longer data":  {payload, append(bytes.Clone(src), 0)},
+		"truncated":    {payload[:len(payload)-1], src},
+		"empty":        {nil, src},
+		"garbage":      {[]byte("not zstd at all"), src},
+	} {
+		if verifyZstd(c.payload, c.want) {
+			t.Errorf("%s: verified", name)
+		}
+	}
+}
+
+// TestEncoderFallback: a payload that does not decode to its input is
+// never written; klauspost's encoder takes over.
+func TestEncoderFallback(t *testing.T) {
+	defer func(e func([]byte, []byte, int, int) []byte) { encodeZstd = e }(encodeZstd)
+	encodeZstd = func(dst, src []byte, level, workers int) []byte {
+		return append(dst, "broken"...)
+	}
+	src := readTestdata(t, "bundle.bin")
+	var buf bytes.Buffer
+	if _, err := Compress(&buf, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := DecompressLLVM(buf.Bytes())
+	if err != nil || !bytes.Equal(out, src) {
+		t.Fatalf("fallback payload: %v", err)
+	}
+}
