@@ -79,13 +79,12 @@ const (
 	warmLDM    = 32 << 20 // long-distance matches (their table only: samples are shared)
 )
 
-// segments cuts n bytes into segment boundaries (multiples of blockMax).
-func segments(n, workers int) []int {
-	size := n
-	if workers > 1 {
-		size = (n + workers - 1) / workers
-	}
-	size = max(min(size, maxSegment), minSegment)
+// segments cuts n bytes into segment boundaries (multiples of blockMax):
+// half the input each, between minSegment and maxSegment. The cut depends
+// on the input's size only, never on the number of workers, so the output
+// is the same on every machine.
+func segments(n int) []int {
+	size := max(min(n/2, maxSegment), minSegment)
 	size = (size + blockMax - 1) / blockMax * blockMax
 	b := []int{0}
 	for s := size; s < n; s += size {
@@ -106,7 +105,7 @@ func encode(dst, src []byte, p params, workers int) []byte {
 		return appendRaw(dst, nil, 1)
 	}
 	c := newCoder()
-	bounds := segments(len(src), workers)
+	bounds := segments(len(src))
 	var chunks []sampleChunk
 	if p.ldm {
 		chunks = sampleChunks(src, bounds, workers)
