@@ -214,3 +214,17 @@ func TestDiffHelpToFullStdout(t *testing.T) {
 		}
 	}
 }
+
+// LLVM reports a positional argument (the bundler takes none) where it
+// meets it, among the other messages, and before --help or --version acts.
+func TestDiffPositionalOrder(t *testing.T) {
+	ref, ours := tools(t)
+	compare(t, ref, ours, []difftest.Case{
+		cs("-type=i", "pos", "--bundle-align=-1"),
+		cs("-", "---list", "--version"),
+		cs("@nope", "-help"),
+		cs("--outputs=o,p", "pos", "--type=", "--bundle-align=-1", "--bundle-align=x"),
+		cs("-allow-missing-bundles", "@nope", "--bundle-align=x", "-xyz"),
+		cs("-type=bc", "-list", "-input=hb", "--", "a", "-b", "--"),
+	})
+}

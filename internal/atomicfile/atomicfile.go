@@ -23,18 +23,27 @@ type File struct {
 	direct bool // a non-regular file written in place
 }
 
-// Create starts writing target. The name "-" means standard output (written
-// directly, since stdout cannot be renamed) unless noStdout is set.
-// New files get mode 0666 minus the umask, as LLVM's tools create them.
+// Create starts writing target as LLVM's tools do when they open an output
+// (raw_fd_ostream: open(2) with O_CREAT|O_TRUNC), only atomically: it
+// needs write permission on an existing file, writes through a symbolic
+// link (the link stays), and writes in place where no temp file can be
+// made beside an existing file. The name "-" means standard output
+// (written directly, since stdout cannot be renamed). New files get mode
+// 0666 minus the umask, as LLVM's tools create them.
 func Create(target string) (*File, error) {
 	if target == "-" {
 		return &File{File: os.Stdout, target: target, stdout: true}, nil
 	}
-	return CreateFile(target)
+	return create(target, true)
 }
 
-// CreateFile is Create without the "-" means stdout rule.
-func CreateFile(target string) (*File, error) {
+// CreateFile starts writing target as LLVM writes a file it replaces
+// (FileOutputBuffer, the archive writer): a temp file beside the name,
+// renamed over it, so that a symbolic link or a read-only file is
+// replaced. "-" is an ordinary name.
+func CreateFile(target string) (*File, error) { return create(target, false) }
+
+func create(target string, likeOpen bool) (*File, error) {
 	if target == "" {
 		// open("") fails so; a temp file in "." would fail only at rename.
 		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.ENOENT}
@@ -56,7 +65,7 @@ func CreateFile(target string) (*File, error) {
 		// replacing what they name would cut the caller's file off.
 		return openDirect(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
 	}
-	if li, err := os.Lstat(target); err == nil && li.Mode()&os.ModeSymlink != 0 {
+	if li, err := os.Lstat(target); likeOpen && err == nil && li.Mode()&os.ModeSymlink != 0 {
 		// LLVM writes through a symbolic link: replace the file it names
 		// and keep the link. A dangling link is opened, which creates
 		// its target, as open(2) does.
@@ -78,13 +87,15 @@ func CreateFile(target string) (*File, error) {
 		}
 		// Opening an existing file for writing needs write permission on
 		// it, which replacing it by rename would not check.
-		if err := checkWritable(target); err != nil {
-			return nil, &os.PathError{Op: "open", Path: target, Err: err}
+		if likeOpen {
+			if err := checkWritable(target); err != nil {
+				return nil, &os.PathError{Op: "open", Path: target, Err: err}
+			}
 		}
 	}
 	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
-	if err != nil && statErr == nil {
+	if err != nil && statErr == nil && likeOpen {
 		// No temp file can be made beside an existing, writable target
 		// (a read-only folder): write the target in place, as LLVM does.
 		if g, gerr := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0); gerr == nil {

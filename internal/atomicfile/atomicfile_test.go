@@ -180,3 +180,31 @@ func TestDevStdoutToFile(t *testing.T) {
 		t.Errorf("/dev/fd changed: %v", err)
 	}
 }
+
+// CreateFile replaces what the name holds, as LLVM's FileOutputBuffer and
+// archive writer do: a symbolic link becomes a file, a read-only file is
+// replaced.
+func TestCreateFileReplaces(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "real"), []byte("old"), 0o644)
+	link := filepath.Join(dir, "link")
+	os.Symlink("real", link)
+	ro := filepath.Join(dir, "ro")
+	os.WriteFile(ro, []byte("old"), 0o444)
+	for _, p := range []string{link, ro} {
+		f, err := CreateFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("new")
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s not replaced by a file", p)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "real")); string(b) != "old" {
+		t.Errorf("link target changed: %q", b)
+	}
+}

@@ -159,6 +159,12 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if dashdash || len(arg) < 2 || arg[0] != '-' {
+			if s.MaxPositional == 0 {
+				// With no positional options LLVM reports each one
+				// where it meets it, among the other messages.
+				fail("Unknown command line argument '%s'.  Try: '%s --help'", arg, argv0)
+				continue
+			}
 			positional = append(positional, arg)
 			continue
 		}
@@ -268,14 +274,8 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 			res.Values[name] = append(res.Values[name], value)
 		}
 	}
-	if s.MaxPositional >= 0 && len(positional) > s.MaxPositional {
-		if s.MaxPositional == 0 {
-			for _, p := range positional {
-				fail("Unknown command line argument '%s'.  Try: '%s --help'", p, argv0)
-			}
-		} else {
-			fail("Too many positional arguments specified!\nCan specify at most %d positional arguments: See: %s --help", s.MaxPositional, argv0)
-		}
+	if s.MaxPositional > 0 && len(positional) > s.MaxPositional {
+		fail("Too many positional arguments specified!\nCan specify at most %d positional arguments: See: %s --help", s.MaxPositional, argv0)
 	}
 	res.Positional = positional
 	for _, o := range s.Options {

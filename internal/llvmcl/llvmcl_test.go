@@ -232,3 +232,15 @@ func TestProgName(t *testing.T) {
 		t.Errorf("Tagged without argv0: %q", got)
 	}
 }
+
+func TestPositionalInline(t *testing.T) {
+	_, errs := testSpec.Parse("t", []string{"-type=bc", "p", "-bundle-align=x", "--", "q"})
+	want := []string{
+		"t: Unknown command line argument 'p'.  Try: 't --help'",
+		"t: for the --bundle-align option: 'x' value invalid for uint argument!",
+		"t: Unknown command line argument 'q'.  Try: 't --help'",
+	}
+	if !reflect.DeepEqual(errs, want) {
+		t.Errorf("got %q\nwant %q", errs, want)
+	}
+}
