@@ -8,6 +8,7 @@ import (
 
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/bigbuf"
 	"github.com/goffload/goffload/textfmt"
 )
 
@@ -95,11 +96,9 @@ func readerOf(in *input) io.Reader {
 func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 	path := j.outputs[0]
 	if j.Compress {
-		var buf bytes.Buffer
-		if sizeHint > 0 && sizeHint < 1<<40 {
-			buf.Grow(int(sizeHint))
-		}
-		if err := write(&buf); err != nil {
+		buf := bigbuf.New(int(min(max(sizeHint, 0), 1<<40)))
+		defer buf.Free()
+		if err := write(buf); err != nil {
 			return err
 		}
 		return j.writeCompressed(path, buf.Bytes())

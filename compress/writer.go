@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/goffload/goffload/compress/internal/zenc"
+	"github.com/goffload/goffload/internal/bigbuf"
 )
 
 // Options control Compress. The zero value is LLVM 22's default: version 3,
@@ -58,7 +59,7 @@ func Compress(dst io.Writer, src []byte, opt Options) (Header, error) {
 	}
 	// The hash is computed while the payload is compressed.
 	hashed := make(chan [md5.Size]byte, 1)
-	go func() { hashed <- md5.Sum(src) }()
+	go func() { hashed <- hashMD5(src) }()
 	var payload []byte
 	var err error
 	if h.Method == Zlib {
@@ -86,6 +87,22 @@ func Compress(dst io.Writer, src []byte, opt Options) (Header, error) {
 		return Header{}, err
 	}
 	return h, nil
+}
+
+// hashMD5 is md5.Sum(src) in 1 MiB steps. The assembly behind one Write
+// cannot be interrupted, and a single Write of a large input would hold off
+// the garbage collector's stack scan (and the encoder's goroutines with
+// it) for as long as the hash takes.
+func hashMD5(src []byte) [md5.Size]byte {
+	h := md5.New()
+	for len(src) > 0 {
+		n := min(len(src), 1<<20)
+		h.Write(src[:n])
+		src = src[n:]
+	}
+	var sum [md5.Size]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 func compressZlib(src []byte, level int) ([]byte, error) {
@@ -151,15 +168,24 @@ func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
 // fallback.
 var encodeZstd = zenc.Encode
 
-// verifyZstd reports whether payload decodes to exactly want. It streams:
-// the decoder keeps at most a window (2^27 bytes for our frames) of
-// history, so checking a multi-gigabyte payload needs no second copy of it.
+// verifyZstd reports whether payload decodes to exactly want. Up to
+// verifyInMemory bytes are decoded in one piece into a buffer outside the
+// Go heap (fast: the decoder uses its output as its history); larger
+// payloads stream, the decoder keeping at most a window (2^27 bytes for our
+// frames) of history, so checking a multi-gigabyte payload needs no second
+// copy of it.
 func verifyZstd(payload, want []byte) bool {
 	d := decoderPool.Get().(*zstd.Decoder)
 	defer func() {
 		d.Reset(nil)
 		decoderPool.Put(d)
 	}()
+	if len(want) <= verifyInMemory {
+		buf := bigbuf.New(len(want) + 1)
+		defer buf.Free()
+		got, err := d.DecodeAll(payload, buf.Bytes())
+		return err == nil && bytes.Equal(got, want)
+	}
 	if err := d.Reset(bytes.NewReader(payload)); err != nil {
 		return false
 	}
@@ -179,6 +205,10 @@ func verifyZstd(payload, want []byte) bool {
 		}
 	}
 }
+
+// verifyInMemory is the largest input whose payload is checked by decoding
+// it whole; a variable so that tests reach the streaming check.
+var verifyInMemory = 256 << 20
 
 // encoderWindow is the window for n input bytes: all of it, up to
 // maxEncodeWindow.

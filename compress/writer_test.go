@@ -97,6 +97,13 @@ func TestCompressOptionErrors(t *testing.T) {
 }
 
 func TestVerifyZstd(t *testing.T) {
+	t.Run("in memory", testVerifyZstd)
+	defer func(n int) { verifyInMemory = n }(verifyInMemory)
+	verifyInMemory = 0
+	t.Run("streaming", testVerifyZstd)
+}
+
+func testVerifyZstd(t *testing.T) {
 	src := readTestdata(t, "bundle.bin")
 	payload, err := compressZstd(src, 3, nil)
 	if err != nil {
