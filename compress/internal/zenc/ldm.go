@@ -163,10 +163,7 @@ func findLDM(src []byte, chunks []sampleChunk, k, from int, sampleLog uint) []ld
 						continue
 					}
 					off := at - cand
-					s, e := at, at+n
-					for s > covered && s > off && src[s-1] == src[s-1-off] {
-						s--
-					}
+					s, e := at-matchBack(src, cand, at, max(covered, off)), at+n
 					if e-s > best.end-best.start {
 						best = ldmMatch{start: s, end: e, off: uint32(off)}
 					}

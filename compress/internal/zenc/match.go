@@ -135,6 +135,23 @@ func matchLen(src []byte, a, b, limit int) int {
 	return n
 }
 
+// matchBack counts the equal bytes just before a and b (a < b), going back
+// no further than b reaching stop.
+func matchBack(src []byte, a, b, stop int) int {
+	n := 0
+	for b-n-8 >= stop {
+		x := binary.LittleEndian.Uint64(src[a-n-8:]) ^ binary.LittleEndian.Uint64(src[b-n-8:])
+		if x != 0 {
+			return n + bits.LeadingZeros64(x)>>3
+		}
+		n += 8
+	}
+	for b-n > stop && src[a-n-1] == src[b-n-1] {
+		n++
+	}
+	return n
+}
+
 // A match and its worth: four points a byte, less the bits of its offset
 // (a repeat offset costs almost nothing), as zstd's lazy parsers weigh them.
 type match struct {
@@ -193,16 +210,8 @@ func (m *matcher) search(p, limit int) match {
 			}
 		}
 	}
-	for m.li < len(m.ldm) && m.ldm[m.li].end <= p {
-		m.li++
-	}
-	if m.li < len(m.ldm) && m.ldm[m.li].start <= p {
-		l := m.ldm[m.li]
-		if n := matchLen(src, p-int(l.off), p, limit); n >= 3 {
-			if c := m.newMatch(n, l.off); c.score > best.score {
-				best = c
-			}
-		}
+	if c := m.ldmAt(p, limit); c.score > best.score {
+		best = c
 	}
 	if best.length >= m.p.targetLen || p+best.length >= limit {
 		return best
@@ -261,6 +270,22 @@ func (m *matcher) search(p, limit int) match {
 		cand = int(m.chain[cand&m.mask]) - 1 + m.base
 	}
 	return best
+}
+
+// ldmAt returns the long-distance match covering p, cut at limit (length
+// 0 if there is none). Its length needs no comparing: findLDM measured
+// where the repeat ends.
+func (m *matcher) ldmAt(p, limit int) match {
+	for m.li < len(m.ldm) && m.ldm[m.li].end <= p {
+		m.li++
+	}
+	if m.li < len(m.ldm) && m.ldm[m.li].start <= p {
+		l := m.ldm[m.li]
+		if n := min(l.end, limit) - p; n >= 3 {
+			return m.newMatch(n, l.off)
+		}
+	}
+	return match{}
 }
 
 // parse appends the sequences of src[start:end] to seqs; end-start <= blockMax.
@@ -351,16 +376,8 @@ func (m *matcher) searchFast(p, limit int) match {
 			}
 		}
 	}
-	for m.li < len(m.ldm) && m.ldm[m.li].end <= p {
-		m.li++
-	}
-	if m.li < len(m.ldm) && m.ldm[m.li].start <= p {
-		l := m.ldm[m.li]
-		if n := matchLen(src, p-int(l.off), p, limit); n >= 3 {
-			if c := m.newMatch(n, l.off); c.score > best.score {
-				best = c
-			}
-		}
+	if c := m.ldmAt(p, limit); c.score > best.score {
+		best = c
 	}
 	if best.length >= m.p.targetLen || p+best.length >= limit {
 		return best

@@ -184,3 +184,26 @@ func TestFarRepeat(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchBack(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for range 2000 {
+		src := make([]byte, 64)
+		for i := range src {
+			src[i] = byte(r.Intn(2))
+		}
+		b := 1 + r.Intn(63)
+		a := r.Intn(b)
+		stop := r.Intn(b + 1)
+		want := 0
+		for b-want > stop && a-want > 0 && src[a-want-1] == src[b-want-1] {
+			want++
+		}
+		if a < stop || a-(b-stop) < 0 {
+			continue // callers keep a-(b-stop) >= 0
+		}
+		if got := matchBack(src, a, b, stop); got != want {
+			t.Fatalf("matchBack(%d, %d, %d) = %d, want %d", a, b, stop, got, want)
+		}
+	}
+}
