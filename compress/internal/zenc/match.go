@@ -201,17 +201,24 @@ func (m *matcher) search(p, limit int) match {
 	}
 	src := m.src
 	var best match
+	ldm := m.ldmAt(p, limit)
 	for _, r := range m.rep {
-		if int(r) <= p {
+		if int(r) > p {
+			continue
+		}
+		c := ldm // a repeat offset is often the long match's: measured already
+		if r != ldm.off {
+			c = match{}
 			if n := matchLen(src, p-int(r), p, limit); n >= 3 {
-				if c := m.newMatch(n, r); c.score > best.score {
-					best = c
-				}
+				c = m.newMatch(n, r)
 			}
 		}
+		if c.score > best.score {
+			best = c
+		}
 	}
-	if c := m.ldmAt(p, limit); c.score > best.score {
-		best = c
+	if ldm.score > best.score {
+		best = ldm
 	}
 	if best.length >= m.p.targetLen || p+best.length >= limit {
 		return best
@@ -367,17 +374,24 @@ func (m *matcher) searchFast(p, limit int) match {
 		m.long[hl] = pos
 	}
 	var best match
+	ldm := m.ldmAt(p, limit)
 	for _, r := range m.rep {
-		if int(r) <= p {
+		if int(r) > p {
+			continue
+		}
+		c := ldm // a repeat offset is often the long match's: measured already
+		if r != ldm.off {
+			c = match{}
 			if n := matchLen(src, p-int(r), p, limit); n >= 3 {
-				if c := m.newMatch(n, r); c.score > best.score {
-					best = c
-				}
+				c = m.newMatch(n, r)
 			}
 		}
+		if c.score > best.score {
+			best = c
+		}
 	}
-	if c := m.ldmAt(p, limit); c.score > best.score {
-		best = c
+	if ldm.score > best.score {
+		best = ldm
 	}
 	if best.length >= m.p.targetLen || p+best.length >= limit {
 		return best
