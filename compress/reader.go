@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"hash"
 	"io"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // DecompressLLVM decompresses blob exactly as LLVM 22's bundler does: the
@@ -26,13 +28,48 @@ func DecompressLLVM(blob []byte) ([]byte, Header, error) {
 	r := bytes.NewReader(blob)
 	base := int64(h.Len())
 	n := int64(len(blob)) - base
+	if h.Method == Zstd && decodeWholeFrames {
+		if out, ok := decodeWhole(blob[base:], h.UncompressedSize); ok {
+			return out, h, nil
+		}
+	}
 	src := payloadSource(r, base, n, 0, h, true)
-	var buf bytes.Buffer
-	buf.Grow(int(preallocSize(h.UncompressedSize, n)))
+	// make, not Buffer.Grow: Grow clears the new memory in one step the
+	// garbage collector cannot interrupt, and for tens of megabytes a
+	// collection started meanwhile spins until it ends.
+	buf := bytes.NewBuffer(make([]byte, 0, preallocSize(h.UncompressedSize, n)))
 	if _, err := buf.ReadFrom(src); err != nil {
 		return nil, h, err
 	}
 	return buf.Bytes(), h, nil
+}
+
+// decodeWhole decodes a payload that is one complete zstd frame, without a
+// checksum, whose recorded content size its blocks can produce and the
+// header allows, in one step into a buffer of that size: the decoder then
+// uses its output as its history, where streaming would copy every byte
+// through a window of its own. It reports false for anything else, and for
+// any failure, leaving the payload to the streaming reader, which knows
+// libzstd's errors.
+var decodeWholeFrames = true // tests compare with the streaming path
+
+func decodeWhole(payload []byte, limit uint64) ([]byte, bool) {
+	s := scanZstd(bytes.NewReader(payload), int64(len(payload)), true)
+	if s.err != nil || len(s.frames) != 1 {
+		return nil, false
+	}
+	f := s.frames[0]
+	if f.skippable || !f.complete || f.checksum || len(f.oversized) > 0 || f.fcs < 0 ||
+		f.end != int64(len(payload)) || uint64(f.fcs) > f.maxOut || uint64(f.fcs) > limit {
+		return nil, false
+	}
+	d := decoderPool.Get().(*zstd.Decoder)
+	defer decoderPool.Put(d)
+	out, err := d.DecodeAll(payload, make([]byte, 0, f.fcs))
+	if err != nil || int64(len(out)) != f.fcs {
+		return nil, false
+	}
+	return out, true
 }
 
 // payloadSource returns a reader of the decompressed payload at r[base:

@@ -5,7 +5,9 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"math/rand"
 	"runtime"
 	"strings"
 	"testing"
@@ -344,5 +346,54 @@ func TestHugeDeclaredSize(t *testing.T) {
 	out, _, err := DecompressLLVM(blob)
 	if err != nil || !bytes.Equal(out, readTestdata(t, "bundle.bin")) {
 		t.Errorf("%d bytes, %v", len(out), err)
+	}
+}
+
+// TestDecodeWhole: decoding a one-frame payload in one step gives what the
+// streaming reader gives, output or error, on LLVM's files and on damaged
+// copies of them.
+func TestDecodeWhole(t *testing.T) {
+	both := func(blob []byte) (whole, streamed string) {
+		run := func() string {
+			out, _, err := DecompressLLVM(blob)
+			if err != nil {
+				return "error: " + LLVMMessage(err)
+			}
+			return fmt.Sprintf("%d bytes, md5 %x", len(out), md5.Sum(out))
+		}
+		defer func() { decodeWholeFrames = true }()
+		whole = run()
+		decodeWholeFrames = false
+		return whole, run()
+	}
+	r := rand.New(rand.NewSource(7))
+	for _, name := range []string{"v3-default.cbc", "v2-default.cbc", "v3-level19.cbc", "empty.cbc"} {
+		blob := readTestdata(t, name)
+		if w, s := both(blob); w != s || strings.HasPrefix(w, "error") {
+			t.Fatalf("%s: whole %s, streamed %s", name, w, s)
+		}
+		h, err := ParseHeader(blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := decodeWhole(blob[h.Len():], h.UncompressedSize); !ok && h.UncompressedSize > 0 {
+			t.Fatalf("%s: not decoded in one step", name)
+		}
+		for i := range 300 {
+			bad := bytes.Clone(blob)
+			switch i % 3 {
+			case 0: // a flipped bit anywhere in the payload
+				at := h.Len() + r.Intn(len(bad)-h.Len())
+				bad[at] ^= 1 << r.Intn(8)
+			case 1: // cut short
+				bad = bad[:h.Len()+r.Intn(len(bad)-h.Len())]
+			case 2: // a frame header byte changed (content size, flags)
+				at := h.Len() + 4 + r.Intn(min(10, len(bad)-h.Len()-4))
+				bad[at] = byte(r.Intn(256))
+			}
+			if w, s := both(bad); w != s {
+				t.Fatalf("%s, damage %d: whole %s, streamed %s", name, i, w, s)
+			}
+		}
 	}
 }
