@@ -193,8 +193,17 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 					res.Values[g.Name] = append(res.Values[g.Name], "true")
 					name = name[1:]
 				}
-				if g := s.lookup(name); g != nil && g.Grouping {
+				if g := s.lookup(name); g != nil && len(name) == 1 {
+					// The last letter: a grouping option, or one that
+					// takes the value (after '=' or in the next argument).
 					opt = g
+				} else if g := s.lookup(name[:1]); g != nil && g.Kind != Bool && g.Kind != Help {
+					// A value option with more letters after it.
+					fail("for the %s option: may not occur within a group!", Dashed(g.Name))
+					errs = append(errs,
+						fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", prog, arg, argv0),
+						fmt.Sprintf("%s: Did you mean '%s'?", prog, Dashed(g.Name)))
+					continue
 				} else {
 					rest := name
 					if hasValue {

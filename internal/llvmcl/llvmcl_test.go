@@ -142,6 +142,12 @@ func TestGroupingAndSuggestions(t *testing.T) {
 		{"-hx", nil, []string{"t: Unknown command line argument '-hx'.  Try: 't --help'", "t: Did you mean '-o'?"}},
 		{"-hhx=1", nil, []string{"t: Unknown command line argument '-hhx=1'.  Try: 't --help'", "t: Did you mean '--o=1'?"}},
 		{"-hlist", nil, []string{"t: Unknown command line argument '-hlist'.  Try: 't --help'", "t: Did you mean '--list'?"}},
+		// A value option after the grouping letters takes the value if it
+		// is the last letter; with more letters after it the group fails.
+		{"-ho=v", []string{"true"}, nil},
+		{"-hho", nil, []string{"t: for the -o option: requires a value!"}},
+		{"-hox", nil, []string{"t: for the -o option: may not occur within a group!", "t: Unknown command line argument '-hox'.  Try: 't --help'", "t: Did you mean '-o'?"}},
+		{"--hhox=1", nil, []string{"t: for the -o option: may not occur within a group!", "t: Unknown command line argument '--hhox=1'.  Try: 't --help'", "t: Did you mean '-o'?"}},
 		// An empty value is no value; --help takes none, so it is
 		// compared with the whole argument and suggested bare.
 		{"-lis=", nil, []string{"t: Unknown command line argument '-lis='.  Try: 't --help'", "t: Did you mean '--list'?"}},

@@ -37,17 +37,21 @@ func StdEnv() Env {
 }
 
 var spec = &llvmcl.Spec{
-	// The order breaks ties in "Did you mean" suggestions.
+	// The order breaks ties in "Did you mean" suggestions: LLVM 22's option
+	// map visits them in this order, found by probing ties against the
+	// binary (help wins over every name it ties with, archive over all
+	// but help, ...; o and help-list-hidden never tie, nor do o and
+	// print-all-options).
 	Options: []*llvmcl.Option{
 		{Name: "help", Kind: llvmcl.Help},
 		{Name: "archive", Kind: llvmcl.Bool},
 		{Name: "help-hidden", Kind: llvmcl.Help},
-		{Name: "help-list", Kind: llvmcl.Help},
-		{Name: "image", Kind: llvmcl.List},
-		{Name: "o", Kind: llvmcl.String},
 		{Name: "version", Kind: llvmcl.Help},
-		{Name: "print-options", Kind: llvmcl.Bool},
+		{Name: "help-list", Kind: llvmcl.Help},
+		{Name: "o", Kind: llvmcl.String},
 		{Name: "help-list-hidden", Kind: llvmcl.Help},
+		{Name: "image", Kind: llvmcl.List},
+		{Name: "print-options", Kind: llvmcl.Bool},
 		{Name: "print-all-options", Kind: llvmcl.Bool},
 		{Name: "h", Kind: llvmcl.Bool, Grouping: true, NoSuggest: true},
 	},
