@@ -37,6 +37,9 @@ func (j *job) unbundleArchive() error {
 	if j.DryRun {
 		o.DryRun = func() { j.printCommand(objfmt.StripCommandArgs(tempName(), tempName())) }
 	}
+	// LLVM copies the member to a temporary file and runs llvm-objcopy on
+	// it, whose messages name that file.
+	o.ObjcopyFailed = func(err error) error { return j.objcopyFailed(tempName(), err) }
 	if j.Verbose {
 		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }
 	}

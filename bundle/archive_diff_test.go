@@ -2,6 +2,7 @@ package bundle_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"maps"
 	"os"
 	"os/exec"
@@ -235,4 +236,56 @@ func TestDiffArchiveUnreadableBitcode(t *testing.T) {
 		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=hip-amdgcn-amd-amdhsa--gfx906", "-input=lib.a", "-output=o.a"}},
 		{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=hip-amdgcn-amd-amdhsa--gfx906:xnack+,hip-amdgcn-amd-amdhsa--gfx906:xnack-", "-input=lib.a", "-output=o1.a", "-output=o2.a"}},
 	})
+}
+
+// Damaged ELF fat objects in an archive: a bundle whose contents lie
+// outside the member fails only if it is extracted; a malformed section
+// header fails the member whatever is asked for; a host object that
+// llvm-objcopy refuses to make fails with its words (e_phoff past the end);
+// an odd e_phoff moves the host object's sections as objcopy moves them.
+func TestDiffArchiveMalformedMember(t *testing.T) {
+	ref, ours := tools(t)
+	files := archiveFiles(t, ref)
+	p := elfPatcher{files["memA.o"]}
+	const off, name = 24, 0
+	dev := -1 // the gfx906 bundle section
+	for i := 1; i < p.shnum(); i++ {
+		if p.get(i, 32, 8) > 1 && p.get(i, 8, 8)&0x80000000 != 0 { // SHF_EXCLUDE, not the host placeholder
+			dev = i
+			break
+		}
+	}
+	if dev < 0 {
+		t.Fatal("no device bundle section")
+	}
+	phoff := func(v uint64) []byte {
+		c := append([]byte(nil), p.b...)
+		binary.LittleEndian.PutUint64(c[32:], v)
+		return c
+	}
+	members := map[string][]byte{
+		"trunc.o":   p.with(dev, off, 8, uint64(len(p.b))+100),
+		"badname.o": p.with(dev, name, 4, 0xfffff),
+		"phpast.o":  phoff(1 << 40),
+		"phodd.o":   phoff(173),
+	}
+	llvmar := llvmref.Need(t, "llvm-ar")
+	var cases []difftest.Case
+	for _, m := range slices.Sorted(maps.Keys(members)) {
+		in := map[string][]byte{m: members[m]}
+		made := difftest.Run(t, llvmar, difftest.Case{Files: in, Args: []string{"rcs", "lib.a", m}})
+		lib := map[string][]byte{"lib.a": made.Files["lib.a"]}
+		for _, targets := range []string{
+			"host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906,hip-amdgcn-amd-amdhsa--gfx90a:xnack+",
+			"hip-amdgcn-amd-amdhsa--gfx90a:xnack+",
+		} {
+			args := []string{"-type=a", "-unbundle", "-input=lib.a", "-targets=" + targets, "-allow-missing-bundles"}
+			for i := range strings.Split(targets, ",") {
+				args = append(args, "-output=o"+string(rune('0'+i))+".a")
+			}
+			cases = append(cases, difftest.Case{Name: m + " " + targets, Files: lib, Args: args},
+				difftest.Case{Name: m + " check " + targets, Files: lib, Args: append(args, "-check-input-archive")})
+		}
+	}
+	compare(t, ref, ours, cases)
 }

@@ -121,6 +121,30 @@ func TestDiffMalformedObject(t *testing.T) {
 				difftest.Case{Name: tag + " unbundle", Files: in, Args: []string{"-type=o", "-unbundle", "-targets=" + hostT + "," + d906, "-input=m.o", "-output=h.o", "-output=d.o"}})
 		}
 	}
+	// The program header table of an object without program headers:
+	// e_phoff past the end (an error even with no headers), odd (the
+	// sections move), and a header count with a bad entry size.
+	for _, host := range []string{"clang.o", "fat.o"} {
+		data := files[host]
+		if host == "fat.o" {
+			data = fat.Files["fat.o"]
+		}
+		for _, h := range []struct {
+			tag          string
+			phoff        uint64
+			phnum, phent uint16
+		}{{"phoff-past", 1 << 40, 0, 0}, {"phoff-wraps", ^uint64(0), 0, 0}, {"phoff-5", 5, 0, 0}, {"phoff-173", 173, 0, 0}, {"phnum-1-phentsize-0", 64, 1, 0}, {"phnum-1-past", 1 << 20, 1, 56}} {
+			bad := append([]byte(nil), data...)
+			binary.LittleEndian.PutUint64(bad[32:], h.phoff)
+			binary.LittleEndian.PutUint16(bad[54:], h.phent)
+			binary.LittleEndian.PutUint16(bad[56:], h.phnum)
+			in := map[string][]byte{"m.o": bad, "d1": files["d1"]}
+			tag := host + " " + h.tag
+			cases = append(cases,
+				difftest.Case{Name: tag + " bundle", Files: in, Args: []string{"-type=o", "-targets=" + hostT + "," + d906, "-input=m.o", "-input=d1", "-output=out.o"}},
+				difftest.Case{Name: tag + " unbundle", Files: in, Args: []string{"-type=o", "-unbundle", "-targets=" + hostT + "," + d906, "-input=m.o", "-output=h.o", "-output=d.o"}})
+		}
+	}
 	// Single fields llvm-objcopy reads its own way: sh_entsize keeps 32
 	// bits, a symbol table without a string table link, a terabyte
 	// alignment (objcopy cannot allocate the output), symbols with an

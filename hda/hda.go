@@ -63,6 +63,11 @@ type Options struct {
 	// llvm-objcopy command LLVM would run) and the host code object is
 	// empty, as LLVM's is.
 	DryRun func()
+	// ObjcopyFailed, when set, reports a member from which no host object
+	// can be made (LLVM 22 runs llvm-objcopy there, which prints its
+	// reason) and returns the error to stop with. Without it the error
+	// names the archive and member.
+	ObjcopyFailed func(err error) error
 
 	memo map[string][]int // stored ID -> compatible target indexes
 }
@@ -186,11 +191,23 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	return bytes.NewReader(out), int64(len(out)), nil
 }
 
+// memberError reports a member's bundles as unreadable: in LLVM's words
+// alone where LLVM 22 reports the damage (object files), else naming the
+// archive and member (binary bundles, whose damage crashes LLVM 22).
+func (o Options) memberError(m *ar.Member, err error) error {
+	var le *objfmt.LLVMError
+	if errors.As(err, &le) {
+		return errorf("%s", le.Msg)
+	}
+	return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+}
+
 // bundle is one entry of a member, in the order LLVM visits them.
 type bundle struct {
 	id          string
 	off, size   int64
 	placeholder bool // a one-NUL-byte host section: the stripped object
+	truncated   bool // contents outside the member: an error if extracted
 }
 
 // bundlesOf dispatches a member as LLVM does: the object handler when it is
@@ -201,13 +218,16 @@ func bundlesOf(r io.ReaderAt, size int64) ([]bundle, bool, error) {
 		if !objfmt.IsELF(r, size) {
 			return nil, true, nil
 		}
-		bs, err := objfmt.ReadBundles(r, size)
+		// As LLVM: a malformed section header fails the member, a
+		// bundle whose contents lie outside the file only once it is
+		// extracted.
+		bs, err := objfmt.ScanBundles(r, size)
 		if err != nil {
 			return nil, true, err
 		}
 		out := make([]bundle, len(bs))
 		for i, b := range bs {
-			out[i] = bundle{id: b.ID, off: b.Offset, size: b.Size, placeholder: b.HostPlaceholder}
+			out[i] = bundle{id: b.ID, off: b.Offset, size: b.Size, placeholder: b.HostPlaceholder, truncated: b.Truncated}
 		}
 		return out, true, nil
 	}
@@ -229,7 +249,7 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 	}
 	bundles, isObj, err := bundlesOf(r, size)
 	if err != nil {
-		return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+		return o.memberError(m, err)
 	}
 	stem, ext := splitExt(filename(m.Name))
 	for _, b := range bundles {
@@ -241,6 +261,9 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 		if len(hits) == 0 {
 			continue
 		}
+		if b.truncated {
+			return o.memberError(m, objfmt.ErrTruncated)
+		}
 		co := codeObject{name: memberName(stem, ext, b.id, id.TargetID), data: r, size: b.size}
 		if b.placeholder && isObj && o.DryRun != nil {
 			o.DryRun()
@@ -248,6 +271,9 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 		} else if b.placeholder && isObj {
 			var buf bytes.Buffer
 			if err := objfmt.StripBundles(&buf, r, size); err != nil {
+				if o.ObjcopyFailed != nil {
+					return o.ObjcopyFailed(err)
+				}
 				return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
 			}
 			co.data, co.size = bytes.NewReader(buf.Bytes()), int64(buf.Len())
@@ -329,7 +355,7 @@ func checkMembers(o Options, members []*ar.Member) error {
 		}
 		bundles, _, err := bundlesOf(sr, sr.Size())
 		if err != nil {
-			return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+			return o.memberError(m, err)
 		}
 		set := map[string]bool{}
 		for _, b := range bundles {

@@ -2,13 +2,16 @@ package hda
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/objfmt"
 )
 
 // The expected archives in testdata were written by LLVM 22's
@@ -77,6 +80,53 @@ func TestErrors(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("output left behind after error %q", tc.want)
 		}
+	}
+}
+
+// TestTruncatedBundle: an object member's bundle whose contents lie outside
+// the member fails only when it is extracted, in LLVM's words alone; a
+// malformed section header fails the member whatever is asked for (LLVM 22's
+// bundler on these archives).
+func TestTruncatedBundle(t *testing.T) {
+	fat, err := os.ReadFile("../objfmt/testdata/clang-O1.fat.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := objfmt.ReadBundles(bytes.NewReader(fat), int64(len(fat)))
+	if err != nil || len(bs) < 3 {
+		t.Fatalf("bundles %+v, %v", bs, err)
+	}
+	// Move the device bundle's contents past the end: find its section
+	// header by its offset.
+	bad := bytes.Clone(fat)
+	shoff := int(binary.LittleEndian.Uint64(bad[40:]))
+	shnum := int(binary.LittleEndian.Uint16(bad[60:]))
+	found := false
+	for i := 1; i < shnum; i++ {
+		h := bad[shoff+64*i:]
+		if int64(binary.LittleEndian.Uint64(h[24:])) == bs[1].Offset && int64(binary.LittleEndian.Uint64(h[32:])) == bs[1].Size {
+			binary.LittleEndian.PutUint64(h[24:], uint64(len(bad))+100)
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Fatal("bundle section not found")
+	}
+	var lib bytes.Buffer
+	if err := ar.WriteGNU(&lib, []ar.NewMember{{Name: "fat.o", Data: bytes.NewReader(bad), Size: int64(len(bad))}}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	run := func(target string) error {
+		return Unbundle(Options{Archive: bytes.NewReader(lib.Bytes()), ArchiveSize: int64(lib.Len()), ArchiveName: "lib.a",
+			Targets: []string{target}, Outputs: []string{filepath.Join(dir, "o.a")}, AllowMissing: true})
+	}
+	if err := run(bs[1].ID); err == nil || err.Error() != "The end of the file was unexpectedly encountered" {
+		t.Errorf("extracting the truncated bundle: %v", err)
+	}
+	if err := run(bs[2].ID); err != nil {
+		t.Errorf("extracting another bundle: %v", err)
 	}
 }
 

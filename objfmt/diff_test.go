@@ -145,3 +145,43 @@ func TestDifferentialManySections(t *testing.T) {
 		sameBytes(t, fmt.Sprintf("AddSections(%d sections)", n), addSections(t, readFile(t, ref), sec), readFile(t, fat))
 	}
 }
+
+// TestDifferentialProgramHeaderOffset: a relocatable object without
+// program headers keeps its e_phoff, and llvm-objcopy places the empty
+// table after the ELF header at an offset congruent to it modulo an
+// address's size, which moves a first section aligned to 1 by up to 7 bytes
+// (3 for ELF32).
+func TestDifferentialProgramHeaderOffset(t *testing.T) {
+	objcopy := llvmref.Need(t, "llvm-objcopy")
+	dir := t.TempDir()
+	for _, name := range []string{"clang-O1", "clang-i686"} {
+		orig := readFile(t, "testdata/"+name+".fat.o")
+		f, err := parseELF(bytes.NewReader(orig), int64(len(orig)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The section laid out first gets alignment 1.
+		first := 0
+		for i := 1; i < len(f.secs); i++ {
+			if s := f.secs[i]; s.size > 0 && s.typ != shtNobits && (first == 0 || s.off < f.secs[first].off) {
+				first = i
+			}
+		}
+		for _, phoff := range []uint64{0, 1, 3, 5, 8, 12, 100, 173} {
+			in := bytes.Clone(orig)
+			if f.is64 {
+				f.bo.PutUint64(in[32:], phoff)
+				f.bo.PutUint64(in[int(f.shoff)+64*first+48:], 1)
+			} else {
+				f.bo.PutUint32(in[28:], uint32(phoff))
+				f.bo.PutUint32(in[int(f.shoff)+40*first+32:], 1)
+			}
+			p := filepath.Join(dir, fmt.Sprintf("%s-%d.o", name, phoff))
+			os.WriteFile(p, in, 0o666)
+			if res := llvmref.Run(t, dir, nil, nil, append([]string{objcopy}, StripCommandArgs(p, p+".strip")...)...); res.Code != 0 {
+				t.Fatalf("llvm-objcopy: %s", res.Stderr)
+			}
+			sameBytes(t, fmt.Sprintf("%s e_phoff=%d", name, phoff), strip(t, in), readFile(t, p+".strip"))
+		}
+	}
+}

@@ -37,6 +37,9 @@ func TestMalformed(t *testing.T) {
 		{"symtab-link", patched(elf, shdr(symtab, 40), 0x50), "Symbol table has link index of 80 which is not a valid index"},
 		{"two-symtabs", patched(elf, shdr(11, 4), 2), "found multiple SHT_SYMTAB sections"},
 		{"symbol-name-out-of-range", patched(elf, int(f.secs[symtab].off)+24, 0xff, 0xff, 0xff), "st_name (0xffffff) is past the end of the string table of size 0x12c"},
+		{"phoff-past-eof", patched(elf, 32, 0, 0, 0, 0, 0, 0, 0, 0x80), "program headers are longer than binary of size 2216: e_phoff = 0x8000000000000000, e_phnum = 0, e_phentsize = 0"},
+		{"phentsize", patched(elf, 54, 0, 0, 1, 0), "invalid e_phentsize: 0"},
+		{"phoff-wraps", patched(patched(elf, 32, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff), 54, 56, 0, 1, 0), "program headers are longer than binary of size 2216: e_phoff = 0xffffffffffffffff, e_phnum = 1, e_phentsize = 56"},
 		{"symbol-section-out-of-range", patched(elf, int(f.secs[symtab].off)+24*2+6, 0x00, 0xfe), "symbol '' is defined has invalid section index 65024"},
 	}
 	for _, c := range cases {

@@ -48,6 +48,23 @@ func (f *elfFile) objcopyCheck() error {
 			}
 		}
 	}
+	return f.checkProgramHeaders()
+}
+
+// checkProgramHeaders applies llvm-objcopy's checks of the program header
+// table, which it makes even when there are no program headers (e_phoff
+// must then still lie within the file), in wrapping 64-bit arithmetic.
+func (f *elfFile) checkProgramHeaders() error {
+	psz := phdrSize32
+	if f.is64 {
+		psz = phdrSize64
+	}
+	if f.phnum != 0 && f.phentsize != psz {
+		return llvmErr("invalid e_phentsize: %d", f.phentsize)
+	}
+	if end := f.phoff + uint64(f.phnum)*uint64(f.phentsize); end < f.phoff || end > uint64(f.size) {
+		return llvmErr("program headers are longer than binary of size %d: e_phoff = 0x%x, e_phnum = %d, e_phentsize = %d", f.size, f.phoff, f.phnum, f.phentsize)
+	}
 	return nil
 }
 

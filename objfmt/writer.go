@@ -558,16 +558,13 @@ type segment struct {
 const ptTLS = 7
 
 func (f *elfFile) segments() ([]segment, error) {
+	if err := f.checkProgramHeaders(); err != nil {
+		return nil, err
+	}
 	if f.phnum == 0 {
 		return nil, nil
 	}
-	psz := phdrSize32
-	if f.is64 {
-		psz = phdrSize64
-	}
-	if f.phentsize != psz {
-		return nil, formatErr(0, "invalid e_phentsize %d (want %d)", f.phentsize, psz)
-	}
+	psz := f.phentsize
 	tab, err := f.readAt(f.phoff, uint64(f.phnum*psz), "program header table")
 	if err != nil {
 		return nil, err
@@ -605,6 +602,15 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 	start := uint64(f.ehdrSize())
 	if f.phnum > 0 {
 		start = max(start, f.phoff+uint64(f.phnum*f.phentsize))
+	} else {
+		// llvm-objcopy keeps an empty program header table, aligned to
+		// an address's size, at an offset congruent to e_phoff: after
+		// the ELF header, 0-7 bytes (0-3 for ELF32) further on.
+		a := uint64(4)
+		if f.is64 {
+			a = 8
+		}
+		start += (f.phoff - start) % a
 	}
 	for _, g := range segs {
 		start = max(start, g.end)
