@@ -72,6 +72,8 @@ func TestDiffMalformedObject(t *testing.T) {
 		{"name-out-of-range", name, 4, func(elfPatcher, int) uint64 { return 0xfffff }},
 		{"offset-past-eof", off, 8, fileLen},
 		{"size-past-eof", size, 8, func(p elfPatcher, i int) uint64 { return uint64(len(p.b)) * 2 }},
+		{"offset-wraps", off, 8, func(elfPatcher, int) uint64 { return 0xffffffffffffff00 }},
+		{"size-wraps", size, 8, func(elfPatcher, int) uint64 { return ^uint64(0) - 4 }},
 		{"link-out-of-range", link, 4, func(p elfPatcher, i int) uint64 { return uint64(p.shnum() + 3) }},
 		{"info-out-of-range", info, 4, func(p elfPatcher, i int) uint64 { return uint64(p.shnum() + 3) }},
 		{"entsize-7", entsize, 8, func(elfPatcher, int) uint64 { return 7 }},

@@ -24,6 +24,9 @@ func llvmErr(format string, args ...any) error {
 var errUnexpectedEOF = &LLVMError{Msg: "The end of the file was unexpectedly encountered"}
 
 func rangeErr(i int, off, size uint64, fileSize int64) error {
+	if off+size < off {
+		return llvmErr("section [index %d] has a sh_offset (0x%x) + sh_size (0x%x) that cannot be represented", i, off, size)
+	}
 	return llvmErr("section [index %d] has a sh_offset (0x%x) + sh_size (0x%x) that is greater than the file size (0x%x)", i, off, size, fileSize)
 }
 
