@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -124,7 +125,24 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		v, _ := llvmcl.ParseInt(res.Last("compression-level"), 32)
 		o.Level = int(v)
 	}
-	err := Run(o)
+	// LLVM's standard output is buffered and written at exit, after any
+	// error: a list cut short by a damaged input comes after the error.
+	var listed *bytes.Buffer
+	if o.List {
+		listed = new(bytes.Buffer)
+		o.Stdout = listed
+	}
+	status := report(stderr, argv0, o.Color, Run(o))
+	if listed != nil && listed.Len() > 0 {
+		if _, err := stdout.Write(listed.Bytes()); err != nil {
+			status = report(stderr, argv0, o.Color, ioFailure(err))
+		}
+	}
+	return status
+}
+
+// report prints err as LLVM does and returns the exit status.
+func report(stderr io.Writer, argv0 string, color bool, err error) int {
 	if err == nil {
 		return 0
 	}
@@ -133,7 +151,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "LLVM ERROR: %s\n", fe.Msg)
 		return 1
 	}
-	fmt.Fprintln(stderr, llvmcl.Tagged(argv0, tag("error: ", o.Color), err.Error()))
+	fmt.Fprintln(stderr, llvmcl.Tagged(argv0, tag("error: ", color), err.Error()))
 	return 1
 }
 

@@ -156,3 +156,18 @@ func TestNoSectionHeaderTable(t *testing.T) {
 		t.Errorf("StripBundles with e_shstrndx 1: %v", err)
 	}
 }
+
+// TestSegmentPastEnd: a program header whose contents run past the end of
+// the file is llvm-objcopy's error, in its words.
+func TestSegmentPastEnd(t *testing.T) {
+	exe := readFile(t, "testdata/clang-exe.fat.o")
+	bad := bytes.Clone(exe)
+	// The first program header's p_filesz (Elf64_Phdr at e_phoff=64).
+	copy(bad[64+32:], []byte{0, 0, 0, 0, 0, 0, 0x4c, 0x02})
+	err := StripBundles(io.Discard, bytes.NewReader(bad), int64(len(bad)))
+	want := "program header with offset 0x40 and file size 0x24c000000000000 goes past the end of the file"
+	var le *LLVMError
+	if !errors.As(err, &le) || le.Msg != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}

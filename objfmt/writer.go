@@ -581,7 +581,11 @@ func (f *elfFile) segments() ([]segment, error) {
 			off, filesz = uint64(f.bo.Uint32(p[4:])), uint64(f.bo.Uint32(p[16:]))
 			vaddr, memsz = uint64(f.bo.Uint32(p[8:])), uint64(f.bo.Uint32(p[20:]))
 		}
+		if end := off + filesz; end >= off && end > uint64(f.size) {
+			return nil, llvmErr("program header with offset 0x%x and file size 0x%x goes past the end of the file", off, filesz)
+		}
 		if off > uint64(f.size) || filesz > uint64(f.size)-off {
+			// Wraps around: llvm-objcopy takes it, we do not.
 			return nil, formatErr(int64(f.phoff)+int64(i*psz), "program header %d: offset %#x + file size %#x past the end of the file (%#x bytes)", i, off, filesz, f.size)
 		}
 		segs = append(segs, segment{off: off, end: off + filesz, vaddr: vaddr, memEnd: vaddr + memsz, tls: typ == ptTLS})
