@@ -3,6 +3,8 @@ package compress
 import (
 	"bytes"
 	"io"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -18,6 +20,24 @@ func BenchmarkCompress(b *testing.B) {
 			b.ReportMetric(float64(h.TotalSize), "bytes/op-out")
 		})
 	}
+}
+
+// BenchmarkCompressFile compresses $GOFFLOAD_BENCH_FILE (an uncompressed
+// bundle, such as the one scripts/bench-compress.sh makes) at
+// $GOFFLOAD_BENCH_LEVEL, for profiling: go test -bench CompressFile
+// -cpuprofile cpu.prof ./compress.
+func BenchmarkCompressFile(b *testing.B) {
+	src, err := os.ReadFile(os.Getenv("GOFFLOAD_BENCH_FILE"))
+	if err != nil {
+		b.Skip("set GOFFLOAD_BENCH_FILE (and GOFFLOAD_BENCH_LEVEL)")
+	}
+	level, _ := strconv.Atoi(os.Getenv("GOFFLOAD_BENCH_LEVEL"))
+	b.SetBytes(int64(len(src)))
+	var h Header
+	for b.Loop() {
+		h, _ = Compress(io.Discard, src, Options{Level: level})
+	}
+	b.ReportMetric(float64(h.TotalSize), "bytes/op-out")
 }
 
 func BenchmarkDecompress(b *testing.B) {
