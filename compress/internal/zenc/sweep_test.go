@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -82,12 +81,6 @@ func TestSweep(t *testing.T) {
 			t.Logf("%-24s %-10s %9d -> %8d in %v cpu, %v wall", f, name, len(src), n+32-9, best.Round(time.Millisecond), wall.Round(time.Millisecond))
 		}
 	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func checkRoundTrip(enc, src []byte) bool {
