@@ -96,7 +96,10 @@ func readerOf(in *input) io.Reader {
 func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 	path := j.outputs[0]
 	if j.Compress {
-		buf := bigbuf.New(int(min(max(sizeHint, 0), 1<<40)))
+		if sizeHint <= 0 || sizeHint >= 1<<40 {
+			sizeHint = 0 // no estimate: grow with the data
+		}
+		buf := bigbuf.New(int(sizeHint))
 		defer buf.Free()
 		if err := write(buf); err != nil {
 			return err

@@ -53,6 +53,10 @@ func DecompressLLVM(blob []byte) ([]byte, Header, error) {
 // libzstd's errors.
 var decodeWholeFrames = true // tests compare with the streaming path
 
+// wholeRatio bounds the content size decodeWhole allocates for, per payload
+// byte.
+const wholeRatio = 256
+
 func decodeWhole(payload []byte, limit uint64) ([]byte, bool) {
 	s := scanZstd(bytes.NewReader(payload), int64(len(payload)), true)
 	if s.err != nil || len(s.frames) != 1 {
@@ -61,6 +65,12 @@ func decodeWhole(payload []byte, limit uint64) ([]byte, bool) {
 	f := s.frames[0]
 	if f.skippable || !f.complete || f.checksum || len(f.oversized) > 0 || f.fcs < 0 ||
 		f.end != int64(len(payload)) || uint64(f.fcs) > f.maxOut || uint64(f.fcs) > limit {
+		return nil, false
+	}
+	// The buffer is allocated before decoding: only for content sizes
+	// within a plausible ratio of the payload (real bundles compress 10-60
+	// times), so that a small file cannot ask for gigabytes up front.
+	if uint64(f.fcs) > uint64(len(payload))*wholeRatio+1<<20 {
 		return nil, false
 	}
 	d := decoderPool.Get().(*zstd.Decoder)

@@ -366,6 +366,16 @@ func TestDecodeWhole(t *testing.T) {
 		decodeWholeFrames = false
 		return whole, run()
 	}
+	// Zeros compress far beyond any bundle: no buffer of their size is
+	// allocated before decoding, the streaming reader takes them.
+	zeros := make([]byte, 8<<20)
+	blob := mustCompress(t, zeros, Options{})
+	if _, ok := decodeWhole(blob[headerLenV3:], uint64(len(zeros))); ok {
+		t.Error("decodeWhole took an implausible ratio")
+	}
+	if out, _, err := DecompressLLVM(blob); err != nil || !bytes.Equal(out, zeros) {
+		t.Errorf("zeros: %v", err)
+	}
 	r := rand.New(rand.NewSource(7))
 	for _, name := range []string{"v3-default.cbc", "v2-default.cbc", "v3-level19.cbc", "empty.cbc"} {
 		blob := readTestdata(t, name)
