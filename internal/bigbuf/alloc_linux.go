@@ -1,6 +1,7 @@
 package bigbuf
 
 import (
+	"math"
 	"syscall"
 	"unsafe"
 )
@@ -15,7 +16,7 @@ const (
 // and asks for transparent huge pages. It returns nil if the system
 // refuses.
 func alloc(size int) ([]byte, func()) {
-	if size < minMapped || size > 1<<46 {
+	if size < minMapped || size > math.MaxInt-hugePage {
 		return nil, nil
 	}
 	m, err := syscall.Mmap(-1, 0, size+hugePage, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
