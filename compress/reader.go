@@ -44,6 +44,12 @@ func DecompressLLVM(blob []byte) ([]byte, Header, error) {
 	return buf.Bytes(), h, nil
 }
 
+var decodeWholeFrames = true // tests compare with the streaming path
+
+// wholeRatio bounds the content size decodeWhole allocates for, per payload
+// byte.
+const wholeRatio = 256
+
 // decodeWhole decodes a payload that is one complete zstd frame, without a
 // checksum, whose recorded content size its blocks can produce and the
 // header allows, in one step into a buffer of that size: the decoder then
@@ -51,12 +57,6 @@ func DecompressLLVM(blob []byte) ([]byte, Header, error) {
 // through a window of its own. It reports false for anything else, and for
 // any failure, leaving the payload to the streaming reader, which knows
 // libzstd's errors.
-var decodeWholeFrames = true // tests compare with the streaming path
-
-// wholeRatio bounds the content size decodeWhole allocates for, per payload
-// byte.
-const wholeRatio = 256
-
 func decodeWhole(payload []byte, limit uint64) ([]byte, bool) {
 	s := scanZstd(bytes.NewReader(payload), int64(len(payload)), true)
 	if s.err != nil || len(s.frames) != 1 {

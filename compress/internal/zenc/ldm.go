@@ -132,7 +132,7 @@ func findLDM(src []byte, chunks []sampleChunk, k, from int, sampleLog uint) []ld
 	// An entry is the position (relative to from, plus one) in its high
 	// half and check bits of the hash in its low half, so that most
 	// candidates are refused without reading src.
-	table := table[uint64](ldmBucket << hashLog)
+	table := freshTable[uint64](ldmBucket << hashLog)
 	var out []ldmMatch
 	covered := chunks[k].base // matches start here or after the last one found
 	for ci, c := range chunks[first : k+1] {

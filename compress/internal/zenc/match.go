@@ -51,23 +51,23 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 		p.longLog = min(p.longLog, fit)
 	}
 	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base}
-	m.head = table[int32](1 << p.hashLog)
+	m.head = freshTable[int32](1 << p.hashLog)
 	if p.longLog > 0 {
-		m.long = table[int32](1 << p.longLog)
+		m.long = freshTable[int32](1 << p.longLog)
 	}
 	if p.chainLog > 0 {
-		m.chain = table[int32](1 << p.chainLog)
+		m.chain = freshTable[int32](1 << p.chainLog)
 		m.mask = 1<<p.chainLog - 1
 	}
 	return m
 }
 
-// table allocates a zeroed table and writes it once. Memory fresh from the
+// freshTable allocates a zeroed table and writes it once. Memory fresh from the
 // system is mapped to the shared zero page when first read; the first write
 // to such a page then has to flush it from every CPU's TLB, an interrupt to
 // each, which on a two-CPU machine cost a third of the encoder's time. A
 // page first touched by a write takes an ordinary fault.
-func table[T int32 | uint64](n int) []T {
+func freshTable[T int32 | uint64](n int) []T {
 	t := make([]T, n)
 	clear(t)
 	return t
@@ -200,26 +200,7 @@ func (m *matcher) search(p, limit int) match {
 		return m.searchFast(p, limit)
 	}
 	src := m.src
-	var best match
-	ldm := m.ldmAt(p, limit)
-	for _, r := range m.rep {
-		if int(r) > p {
-			continue
-		}
-		c := ldm // a repeat offset is often the long match's: measured already
-		if r != ldm.off {
-			c = match{}
-			if n := matchLen(src, p-int(r), p, limit); n >= 3 {
-				c = m.newMatch(n, r)
-			}
-		}
-		if c.score > best.score {
-			best = c
-		}
-	}
-	if ldm.score > best.score {
-		best = ldm
-	}
+	best := m.repeatOrLong(p, limit)
 	if best.length >= m.p.targetLen || p+best.length >= limit {
 		return best
 	}
@@ -275,6 +256,32 @@ func (m *matcher) search(p, limit int) match {
 			break
 		}
 		cand = int(m.chain[cand&m.mask]) - 1 + m.base
+	}
+	return best
+}
+
+// repeatOrLong returns the best match at p, ending by limit, at a repeat
+// offset or from the long-distance matches (length 0 if none).
+func (m *matcher) repeatOrLong(p, limit int) match {
+	var best match
+	ldm := m.ldmAt(p, limit)
+	for _, r := range m.rep {
+		if int(r) > p {
+			continue
+		}
+		c := ldm // a repeat offset is often the long match's: measured already
+		if r != ldm.off {
+			c = match{}
+			if n := matchLen(m.src, p-int(r), p, limit); n >= 3 {
+				c = m.newMatch(n, r)
+			}
+		}
+		if c.score > best.score {
+			best = c
+		}
+	}
+	if ldm.score > best.score {
+		best = ldm
 	}
 	return best
 }
@@ -373,26 +380,7 @@ func (m *matcher) searchFast(p, limit int) match {
 		c1 = int(m.long[hl]) - 1 + m.base
 		m.long[hl] = pos
 	}
-	var best match
-	ldm := m.ldmAt(p, limit)
-	for _, r := range m.rep {
-		if int(r) > p {
-			continue
-		}
-		c := ldm // a repeat offset is often the long match's: measured already
-		if r != ldm.off {
-			c = match{}
-			if n := matchLen(src, p-int(r), p, limit); n >= 3 {
-				c = m.newMatch(n, r)
-			}
-		}
-		if c.score > best.score {
-			best = c
-		}
-	}
-	if ldm.score > best.score {
-		best = ldm
-	}
+	best := m.repeatOrLong(p, limit)
 	if best.length >= m.p.targetLen || p+best.length >= limit {
 		return best
 	}
