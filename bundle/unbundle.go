@@ -219,7 +219,9 @@ func (j *job) unbundle() error {
 		if !ok {
 			break
 		}
-		if _, ok := targetid.Parse(id); !ok {
+		// Unlike LLVM 22, IDs with a 3-field triple (older ROCm's
+		// "host-x86_64-unknown-linux") are read, in their standard form.
+		if _, ok := targetid.ParseStored(id); !ok {
 			return errorf("invalid bundle id read from the bundle")
 		}
 		var match string

@@ -253,7 +253,9 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 	}
 	stem, ext := splitExt(filename(m.Name))
 	for _, b := range bundles {
-		id, ok := targetid.Parse(b.id)
+		// A 3-field triple, which LLVM 22 rejects, is read in its
+		// standard form (see targetid.ParseStored).
+		id, ok := targetid.ParseStored(b.id)
 		if !ok {
 			return errorf("Invalid bundle id read from code object")
 		}

@@ -304,3 +304,83 @@ func TestAMDGPUFeaturesLLVM(t *testing.T) {
 		}
 	}
 }
+
+// IDs with a 3-field triple, which older releases wrote (ROCm 5's fat
+// binaries name the host "host-x86_64-unknown-linux") and LLVM 22 rejects
+// when it unbundles, with the standard form ParseStored reads them as: the
+// ID LLVM 22 writes for "<kind>-<triple>-".
+var oldTripleIDs = [][2]string{
+	{"host-x86_64-unknown-linux", "host-x86_64-unknown-linux-unknown-"},
+	{"host-x86_64-linux-gnu", "host-x86_64-unknown-linux-gnu-"},
+	{"host-x86_64-pc-win32", "host-x86_64-pc-windows-msvc-"},
+	{"hipv4-amdgcn-amd-amdhsa", "hipv4-amdgcn-amd-amdhsa--"},
+	{"hip-amdgcn--amdhsa", "hip-amdgcn-unknown-amdhsa--"},
+	{"openmp-nvptx64-nvidia-cuda", "openmp-nvptx64-nvidia-cuda-unknown-"},
+	{"openmp-x86_64-unknown-linux", "openmp-x86_64-unknown-linux-unknown-"},
+}
+
+func TestParseStored(t *testing.T) {
+	for _, c := range oldTripleIDs {
+		id, ok := ParseStored(c[0])
+		if !ok {
+			t.Errorf("ParseStored(%q) failed", c[0])
+			continue
+		}
+		if got := id.Standard(); got != c[1] || id.String()+"-" != c[1] {
+			t.Errorf("ParseStored(%q) = %q (%q), want %q", c[0], id.String(), got, c[1])
+		}
+	}
+	// 5 or 6 pieces: as Parse, never standardised (LLVM 22 uses them as
+	// stored); other piece counts are refused.
+	for _, s := range append(slices.Clone(compatStored), "hip-amdgcn-amd-amdhsa-gnu-gfx906:xnack+", "host-x86_64-linux-gnu-") {
+		want, _ := Parse(s)
+		if got, ok := ParseStored(s); !ok || got != want {
+			t.Errorf("ParseStored(%q) = %+v, %v; want %+v as Parse", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"", "host", "host-x86_64", "host-x86_64-linux", "-x86_64-"} {
+		if id, ok := ParseStored(s); ok {
+			t.Errorf("ParseStored(%q) = %+v, want failure", s, id)
+		}
+	}
+}
+
+// TestCompatibleOldTriple: a stored ID with a 3-field triple is extracted
+// for exactly the requests its standard form is extracted for (the golden
+// compatibility matrix and TestCompatibleLLVM check those against LLVM).
+// So ROCm 5's "host-x86_64-unknown-linux" goes to a request for
+// "host-x86_64-unknown-linux-" (standardised with an unknown environment),
+// not to one for "host-x86_64-unknown-linux-gnu".
+func TestCompatibleOldTriple(t *testing.T) {
+	requested := append(slices.Clone(compatRequested), "host-x86_64-unknown-linux-", "host-x86_64-unknown-linux-unknown",
+		"host-x86_64--linux-", "openmp-nvptx64-nvidia-cuda-", "openmp-nvptx64-nvidia-cuda--sm_70", "hip-amdgcn-amd-amdhsa--gfx940")
+	for _, c := range oldTripleIDs {
+		for _, rq := range requested {
+			r, _ := Parse(rq)
+			std := r.Standard()
+			for _, flag := range []bool{false, true} {
+				if got, want := Compatible(c[0], std, flag), Compatible(c[1], std, flag); got != want {
+					t.Errorf("Compatible(%q, %q, %v) = %v, but %v for %q", c[0], std, flag, got, want, c[1])
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		stored, requested string
+		want              bool
+	}{
+		{"host-x86_64-unknown-linux", "host-x86_64-unknown-linux-unknown-", true},
+		{"host-x86_64-unknown-linux", "host-x86_64-unknown-linux-gnu-", false},
+		{"host-x86_64-unknown-linux", "host-x86_64-pc-linux-unknown-", false},
+		{"host-x86_64-linux-gnu", "host-x86_64-unknown-linux-gnu-", true},
+		{"openmp-nvptx64-nvidia-cuda", "openmp-nvptx64-nvidia-cuda-unknown-", true},
+		{"openmp-nvptx64-nvidia-cuda", "openmp-nvptx64-nvidia-cuda-unknown-sm_70", false},
+		{"hipv4-amdgcn-amd-amdhsa", "hipv4-amdgcn-amd-amdhsa--", true},
+		{"hipv4-amdgcn-amd-amdhsa", "hipv4-amdgcn-amd-amdhsa--gfx906", false},
+		{"host-x86_64-linux", "host-x86_64-unknown-linux-unknown-", false},
+	} {
+		if got := Compatible(c.stored, c.requested, false); got != c.want {
+			t.Errorf("Compatible(%q, %q) = %v, want %v", c.stored, c.requested, got, c.want)
+		}
+	}
+}

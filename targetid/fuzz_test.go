@@ -16,7 +16,11 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Add("a-b-c-d")
+	f.Add("host-x86_64-unknown-linux")
 	f.Fuzz(func(t *testing.T, s string) {
+		if id, ok := ParseStored(s); ok {
+			_ = id.Standard()
+		}
 		id, ok := Parse(s)
 		if !ok {
 			return

@@ -33,6 +33,29 @@ func Parse(s string) (ID, bool) {
 	return id, true
 }
 
+// ParseStored splits a bundle entry ID read from a bundle. An ID of 5 or 6
+// pieces is split as Parse splits it, its pieces kept as stored (LLVM 22
+// never standardises what it reads). An ID of 4 pieces,
+// "<kind>-<arch>-<vendor>-<os>", has the 3-field triple older releases
+// wrote (ROCm 5's fat binaries hold "host-x86_64-unknown-linux"); LLVM 22
+// rejects it ("invalid bundle id read from the bundle"). ParseStored reads
+// it as the ID the bundler writes for that triple today: normalised and
+// padded as StandardTriple does, with no target ID, so
+// "host-x86_64-unknown-linux" is "host-x86_64-unknown-linux-unknown-" and
+// "hip-amdgcn-amd-amdhsa" is "hip-amdgcn-amd-amdhsa--". Other piece counts
+// are rejected.
+func ParseStored(s string) (ID, bool) {
+	if id, ok := Parse(s); ok {
+		return id, true
+	}
+	p := strings.Split(s, "-")
+	if len(p) != 4 {
+		return ID{}, false
+	}
+	c := standardTriple(p[1]+"-"+p[2]+"-"+p[3], p[3])
+	return ID{Kind: p[0], Arch: c[0], Vendor: c[1], OS: c[2], Env: c[3]}, true
+}
+
 // Triple returns the raw triple pieces joined with '-': "arch-vendor-os-env".
 func (id ID) Triple() string {
 	return id.Arch + "-" + id.Vendor + "-" + id.OS + "-" + id.Env
@@ -65,11 +88,18 @@ func (id ID) IsHost() bool { return id.Kind == "host" }
 // empty environment ("amdgcn-amd-amdhsa-"), otherwise the normalised triple
 // cut or padded to 4 components.
 func (id ID) StandardTriple() string {
-	comps := normalize(id.Triple())
-	if parseOS(id.OS) == "amdhsa" {
-		return strings.Join(resize(comps, 3, "unknown"), "-") + "-"
+	return strings.Join(standardTriple(id.Triple(), id.OS), "-")
+}
+
+// standardTriple returns the 4 components of a standardised triple: the
+// normalised triple cut or padded to 3 components and an empty environment
+// when the OS piece os is amdhsa, else cut or padded to 4.
+func standardTriple(triple, os string) []string {
+	comps := normalize(triple)
+	if parseOS(os) == "amdhsa" {
+		return append(resize(comps, 3, "unknown"), "")
 	}
-	return strings.Join(resize(comps, 4, "unknown"), "-")
+	return resize(comps, 4, "unknown")
 }
 
 // Standard returns the ID as the bundler writes it into bundles:

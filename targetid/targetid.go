@@ -224,9 +224,11 @@ func kindsCompatible(stored, requested string, hipOpenMP bool) bool {
 // compatible kinds (see kindsCompatible) and triples, the same processor, and every feature of the
 // stored ID present in the requested one with the same sign (a feature the
 // stored ID does not name matches anything). hipOpenMPCompatible is the
-// bundler's --hip-openmp-compatible flag.
+// bundler's --hip-openmp-compatible flag. The stored ID is read by
+// ParseStored: one with a 3-field triple, which LLVM 22 rejects, matches
+// what its standard form would.
 func Compatible(stored, requested string, hipOpenMPCompatible bool) bool {
-	c, ok1 := Parse(stored)
+	c, ok1 := ParseStored(stored)
 	r, ok2 := Parse(requested)
 	if !ok1 || !ok2 {
 		return false
