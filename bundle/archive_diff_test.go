@@ -128,6 +128,37 @@ func TestDiffArchive(t *testing.T) {
 	compare(t, ref, ours, cases)
 }
 
+// TestDiffArchiveList: -type=a -list handles its input as -type=o does. An
+// ELF fat object (clang -fgpu-rdc -c output, or the bundler's -type=o) lists
+// its IDs in section order, a binary bundle, compressed or not, in
+// StringMap order; an archive, a text bundle, a plain object or an empty
+// file list nothing; a damaged section header is reported in LLVM's words.
+func TestDiffArchiveList(t *testing.T) {
+	ref, ours := tools(t)
+	files := archiveFiles(t, ref)
+	made := func(args ...string) []byte {
+		t.Helper()
+		o := difftest.Run(t, ref, difftest.Case{Files: files, Args: append(args, "-output=made")})
+		if o.Code != 0 {
+			t.Fatalf("%v: %s", args, o.Stderr)
+		}
+		return o.Files["made"]
+	}
+	files["fat.o"] = made("-type=o", "-targets=hip-amdgcn-amd-amdhsa--gfx90a,host-x86_64-unknown-linux-gnu,openmp-x86_64-unknown-linux-gnu", "-input=d1", "-input=plain.o", "-input=d2")
+	files["t.i"] = made("-type=i", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=d1", "-input=d2")
+	files["empty"] = nil
+	p := elfPatcher{files["memA.o"]}
+	files["badname.o"] = p.with(p.shnum()-1, 0, 4, 0xfffff)
+	var cases []difftest.Case
+	for _, in := range []string{"memA.o", "fat.o", "memB.o", "memC.o", "my.lib.o", "plain.o", "t.i", "empty", "libt.a", "libthin.a", "badname.o", "/dev/null", "nonexist"} {
+		cases = append(cases,
+			difftest.Case{Files: files, Args: []string{"-type=a", "-list", "-input=" + in}},
+			difftest.Case{Files: files, Args: []string{"-type=a", "-list", "-input=" + in, "-verbose"}})
+	}
+	cases = append(cases, difftest.Case{Name: "memA.o on stdin", Files: files, Args: []string{"-type=a", "-list", "-input=-"}, Stdin: files["memA.o"]})
+	compare(t, ref, ours, cases)
+}
+
 // TestDiffArchiveMemberNames: member names as LLVM reads them (GNU ar's
 // thin-archive headers for 15-character names, names ending in '/', dot
 // names) and the output member names built from them; a thin archive whose

@@ -23,8 +23,10 @@ type walker interface {
 }
 
 // walkerFor picks the handler for an input as LLVM does: by -type, and for
-// -type=o by whether the content is an object file. An input made of several
-// compressed bundles is walked one bundle after the other.
+// -type=o by whether the content is an object file. -type=a gets here only to
+// list, where LLVM handles it as -type=o: an ELF fat object lists its IDs, an
+// archive nothing. An input made of several compressed bundles is walked one
+// bundle after the other.
 func (j *job) walkerFor(in *input) (walker, error) {
 	w, err := j.walkerFor1(in)
 	if err != nil || len(in.more) == 0 {
@@ -69,9 +71,9 @@ func (j *job) walkerFor1(in *input) (walker, error) {
 			return nil, pathError(in.path, err)
 		}
 		return &textWalker{r: textfmt.NewReader(data, c)}, nil
-	case kindBinary, kindArchive:
+	case kindBinary:
 		return newBinaryWalker(in)
-	case kindObject:
+	case kindObject, kindArchive:
 		if w, ok, err := j.objectWalker(in); ok || err != nil {
 			return w, err
 		}
