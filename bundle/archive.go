@@ -12,6 +12,12 @@ import (
 // unbundleArchive splits a heterogeneous device archive into one archive
 // per target (spec bundler.md §6).
 func (j *job) unbundleArchive() error {
+	// LLVM 22 keys its outputs by standardised target: of two targets that
+	// standardise alike, the first output is never written and the last
+	// gets every code object twice, with no word said. We refuse.
+	if a, b, ok := j.sameStandard(); ok {
+		return errorf("Duplicate targets are not allowed: '%s' and '%s' both standardise to '%s'", a.raw, b.raw, a.std)
+	}
 	in, err := j.openRaw(j.inputs[0])
 	if err != nil {
 		return err
@@ -52,4 +58,17 @@ func (j *job) unbundleArchive() error {
 		return &Error{Msg: he.Msg}
 	}
 	return err
+}
+
+// sameStandard returns the first two targets, in command-line order, that
+// standardise to the same ID.
+func (j *job) sameStandard() (a, b target, ok bool) {
+	first := map[string]target{}
+	for _, t := range j.targets {
+		if f, dup := first[t.std]; dup {
+			return f, t, true
+		}
+		first[t.std] = t
+	}
+	return target{}, target{}, false
 }

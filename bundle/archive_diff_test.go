@@ -3,6 +3,7 @@ package bundle_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -319,4 +320,76 @@ func TestDiffArchiveMalformedMember(t *testing.T) {
 		}
 	}
 	compare(t, ref, ours, cases)
+}
+
+// TestArchiveSameStandardTargets: two -type=a targets that standardise to
+// the same ID. LLVM 22 keys its outputs by standardised target, so it never
+// writes the first output and puts every code object twice into the last,
+// and exits 0. We refuse the command line instead (a deliberate difference:
+// a silently missing output is worse than an error), once LLVM's own checks
+// have passed.
+func TestArchiveSameStandardTargets(t *testing.T) {
+	bin := ours.Path(t)
+	var member bytes.Buffer
+	binfmt.Write(&member, []binfmt.Source{
+		{ID: "host-x86_64-unknown-linux-gnu-", R: strings.NewReader(""), Size: 0},
+		{ID: "hip-amdgcn-amd-amdhsa--gfx906", R: strings.NewReader("DEV906"), Size: 6},
+	}, 1)
+	var lib bytes.Buffer
+	if err := ar.WriteGNU(&lib, []ar.NewMember{
+		{Name: "a.o", Data: bytes.NewReader(member.Bytes()), Size: int64(member.Len())},
+		{Name: "b.o", Data: bytes.NewReader(member.Bytes()), Size: int64(member.Len())},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"lib.a": lib.Bytes()}
+	const (
+		k906    = "hip-amdgcn-amd-amdhsa--gfx906"
+		k906unk = "hip-amdgcn-amd-amdhsa-unknown-gfx906"
+		k1030   = "hip-amdgcn-amd-amdhsa--gfx1030"
+		ompgnu  = "openmp-x86_64-unknown-linux-gnu"
+	)
+	outs := func(n int) []string {
+		var o []string
+		for i := range n {
+			o = append(o, fmt.Sprintf("-output=o%d.a", i))
+		}
+		return o
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{append([]string{"-input=lib.a", "-targets=" + k906 + "," + k906unk}, outs(2)...),
+			"'" + k906 + "' and '" + k906unk + "' both standardise to '" + k906 + "'"},
+		{append([]string{"-input=lib.a", "-targets=" + k906unk + "," + k1030 + "," + k906, "-allow-missing-bundles"}, outs(3)...),
+			"'" + k906unk + "' and '" + k906 + "' both standardise to '" + k906 + "'"},
+		{append([]string{"-input=lib.a", "-targets=" + ompgnu + ",openmp-x86_64--linux-gnu," + ompgnu + "-", "-allow-missing-bundles"}, outs(3)...),
+			"'" + ompgnu + "' and 'openmp-x86_64--linux-gnu' both standardise to '" + ompgnu + "-'"},
+		{append([]string{"-targets=" + k906 + "," + k906unk, "-check-input-archive", "-input=nonexist.a"}, outs(2)...),
+			"'" + k906 + "' and '" + k906unk + "' both standardise to '" + k906 + "'"},
+	} {
+		args := append([]string{"-type=a", "-unbundle"}, c.args...)
+		o := difftest.Run(t, bin, difftest.Case{Files: files, Args: args, Argv0: "clang-offload-bundler"})
+		want := "clang-offload-bundler: error: Duplicate targets are not allowed: " + c.msg + "\n"
+		if o.Code != 1 || o.Stderr != want || o.Stdout != "" || len(o.Files) != 1 {
+			t.Errorf("%v: exit %d, stderr %q, %d files; want exit 1, %q, no output", args, o.Code, o.Stderr, len(o.Files)-1, want)
+		}
+	}
+	ref := llvmref.Path("clang-offload-bundler")
+	if ref == "" {
+		return
+	}
+	// What we refuse: LLVM 22 writes o1.a only, each code object twice.
+	o := difftest.Run(t, ref, difftest.Case{Files: files, Args: []string{"-type=a", "-unbundle", "-input=lib.a", "-targets=" + k906 + "," + k906unk, "-output=o0.a", "-output=o1.a"}})
+	if _, ok := o.Files["o0.a"]; o.Code != 0 || ok || bytes.Count(o.Files["o1.a"], []byte("DEV906")) != 4 {
+		t.Errorf("LLVM 22 no longer writes the last output alone with each code object twice: exit %d, %q, files %v", o.Code, o.Stderr, slices.Sorted(maps.Keys(o.Files)))
+	}
+	// LLVM's own checks of the targets come first.
+	compare(t, ref, bin, []difftest.Case{
+		{Files: files, Args: append([]string{"-type=a", "-unbundle", "-input=lib.a", "-targets=" + k906 + "," + k906unk + "," + k906 + ":xnack+"}, outs(3)...)},
+		{Files: files, Args: append([]string{"-type=a", "-unbundle", "-input=lib.a", "-targets=host-x86_64-unknown-linux-gnu,host-x86_64--linux-gnu"}, outs(2)...)},
+		{Files: files, Args: append([]string{"-type=a", "-unbundle", "-input=lib.a", "-targets=" + k906 + "," + k906}, outs(2)...)},
+		{Files: files, Args: append([]string{"-type=a", "-unbundle", "-input=lib.a", "-targets=" + k906 + "," + k906unk}, outs(3)...)},
+	})
 }
