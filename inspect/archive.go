@@ -1,0 +1,67 @@
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/goffload/goffload/ar"
+)
+
+// maxMembers bounds how many archive members one walk visits.
+const maxMembers = 1 << 20
+
+// walkArchive lists every member of an archive (GNU, BSD, thin or AIX
+// big), recursively. A damaged member header ends the walk of that archive
+// (nothing after it can be located); a damaged member does not.
+func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
+	a, err := ar.NewReader(r, size, w.archivePath(p))
+	if err != nil {
+		w.fail(p, 0, "archive header", err)
+		return
+	}
+	defer a.Close()
+	for i := 0; ; i++ {
+		if i >= maxMembers {
+			w.fail(p, 0, "members", fmt.Errorf("%w: more than %d members", ErrLimit, maxMembers))
+			return
+		}
+		m, err := a.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			var fe *ar.FormatError
+			off := int64(0)
+			if errors.As(err, &fe) {
+				off = fe.Offset
+			}
+			w.fail(p, off, fmt.Sprintf("member %d header", i), err)
+			return
+		}
+		step := "member " + m.Name
+		sr, err := m.Open()
+		if err != nil {
+			w.fail(p, m.HeaderOffset, step, err)
+			continue
+		}
+		q := p.sub(m.Offset, step)
+		if m.Path() != "" {
+			// A thin member's bytes are in a file of their own.
+			q.base = -1
+			q.path[len(q.path)-1] = fmt.Sprintf("member %s (thin: %s)", m.Name, m.Path())
+		}
+		q.whole = true
+		n := sr.Size()
+		w.walk(sr, n, q, identifyAt(sr, 0, n))
+	}
+}
+
+// archivePath is the name thin members are resolved against: the input
+// file's name for a top-level archive.
+func (w *walker) archivePath(p place) string {
+	if len(p.path) == 0 {
+		return w.l.File
+	}
+	return ""
+}

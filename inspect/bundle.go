@@ -1,0 +1,249 @@
+package inspect
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/magic"
+)
+
+// Limits on what a bundle header may declare before anything is read for
+// it: an ID longer than this is damage, not a target.
+const maxIDLen = 4096
+
+// walkBundles reads r[0:size] as a run of bundles, binary or compressed,
+// separated by zero padding: the contents of a .hip_fatbin section (one
+// bundle per translation unit, each 4 KiB aligned) or of a bundle file.
+func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
+	var off int64
+	for n := 0; ; n++ {
+		next, err := skipZeros(r, off, size)
+		if err != nil {
+			w.fail(p, off, "padding", err)
+			return
+		}
+		if next >= size {
+			return
+		}
+		off = next
+		if at := p.at(off); at >= 0 {
+			w.bundleStarts[at] = n
+		}
+		h := head(r, off, size, 8)
+		step := fmt.Sprintf("bundle %d", n)
+		var end int64
+		var ok bool
+		switch {
+		case strings.HasPrefix(string(h), magic.BundleMagic[:len(h)]) && len(h) >= 8:
+			end, ok = w.binaryBundle(io.NewSectionReader(r, off, size-off), size-off, p.sub(off, step))
+			end += off
+		case compress.IsCompressed(h):
+			end, ok = w.ccob(r, off, size, p, step)
+		default:
+			w.fail(p, off, step, fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", ErrMalformed, h))
+			return
+		}
+		if !ok {
+			return
+		}
+		off = end
+	}
+}
+
+// skipZeros returns the offset of the first non-zero byte at or after off,
+// or size.
+func skipZeros(r io.ReaderAt, off, size int64) (int64, error) {
+	var buf [4096]byte
+	for off < size {
+		n := int(min(int64(len(buf)), size-off))
+		if _, err := r.ReadAt(buf[:n], off); err != nil && err != io.EOF {
+			return off, err
+		}
+		for i, b := range buf[:n] {
+			if b != 0 {
+				return off + int64(i), nil
+			}
+		}
+		off += int64(n)
+	}
+	return size, nil
+}
+
+// bundleEntry is one row of a binary bundle's entry table.
+type bundleEntry struct {
+	id           string
+	offset, size int64
+	bad          error // the entry's place is invalid
+}
+
+// readBundleTable reads a binary bundle's header from its start: magic,
+// entry count, and the entry table. size is the bundle's data size (the
+// rest of the section, or the decompressed size). Entries whose offset or
+// size are impossible are returned with bad set; an error stops the table.
+// tableEnd is where the table ended.
+func readBundleTable(src io.Reader, size int64) (entries []bundleEntry, tableEnd int64, field string, err error) {
+	br := bufio.NewReaderSize(src, 4096)
+	var hdr [32]byte
+	if _, err := io.ReadFull(br, hdr[:]); err != nil {
+		return nil, 0, "header", fmt.Errorf("%w: the 32-byte header is cut short (%v)", ErrTruncated, err)
+	}
+	if string(hdr[:24]) != magic.BundleMagic {
+		return nil, 0, "magic", fmt.Errorf("%w: not a bundle (starts % x)", ErrMalformed, hdr[:8])
+	}
+	count := binary.LittleEndian.Uint64(hdr[24:])
+	pos := int64(32)
+	// Every entry takes at least 24 bytes of the table.
+	if count > uint64(max(size-pos, 0))/24 {
+		return nil, pos, "entry count", fmt.Errorf("%w: %d entries cannot fit in %d bytes", ErrTruncated, count, size)
+	}
+	var e [24]byte
+	for i := uint64(0); i < count; i++ {
+		f := fmt.Sprintf("entry %d", i)
+		if _, err := io.ReadFull(br, e[:]); err != nil {
+			return entries, pos, f, fmt.Errorf("%w: entry header cut short", ErrTruncated)
+		}
+		pos += 24
+		eo, es, n := binary.LittleEndian.Uint64(e[0:]), binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
+		if n > maxIDLen || n > uint64(size-pos) {
+			return entries, pos - 8, f + " ID length", fmt.Errorf("%w: %d bytes (limit %d, %d left in the bundle)", ErrMalformed, n, maxIDLen, size-pos)
+		}
+		id := make([]byte, n)
+		if _, err := io.ReadFull(br, id); err != nil {
+			return entries, pos, f + " ID", fmt.Errorf("%w: ID cut short", ErrTruncated)
+		}
+		pos += int64(n)
+		be := bundleEntry{id: string(id), offset: int64(eo), size: int64(es)}
+		switch {
+		case eo > uint64(size) || es > uint64(size)-eo:
+			be.bad = fmt.Errorf("%w: offset %d + size %d past the bundle's %d bytes", ErrTruncated, eo, es, size)
+		case eo < 32 && es > 0:
+			be.bad = fmt.Errorf("%w: offset %d lies inside the bundle header", ErrMalformed, eo)
+		}
+		entries = append(entries, be)
+	}
+	return entries, pos, "", nil
+}
+
+// binaryBundle lists one uncompressed binary bundle at r[0:size] and
+// returns where it ends: past its table and its last payload.
+func (w *walker) binaryBundle(r io.ReaderAt, size int64, p place) (int64, bool) {
+	entries, end, field, err := readBundleTable(io.NewSectionReader(r, 0, size), size)
+	for i, e := range entries {
+		if e.bad != nil {
+			w.fail(p, 24+int64(i)*24, fmt.Sprintf("entry %d (%s)", i, e.id), e.bad)
+			continue
+		}
+		end = max(end, e.offset+e.size)
+		w.leaf(entryObject(e.id, "bundle entry"), r, e.offset, e.size, p)
+	}
+	if err != nil {
+		w.fail(p, end, field, err)
+		return end, false
+	}
+	return end, true
+}
+
+// entryObject starts an Object for a bundle entry ID.
+func entryObject(id, container string) *Object {
+	o := &Object{ID: id, Container: container}
+	parts := strings.SplitN(id, "-", 6)
+	o.Kind = parts[0]
+	o.Host = o.Kind == "host"
+	if len(parts) > 1 {
+		if len(parts) == 6 {
+			o.Triple = strings.Join(parts[1:5], "-")
+			o.TargetID = parts[5]
+		} else {
+			o.Triple = strings.Join(parts[1:], "-")
+		}
+	}
+	return o
+}
+
+// ccob lists the CCOB at r[off:] without inflating it all: the payload is
+// decompressed only as far as the bundle's entry table reaches. It returns
+// where the CCOB ends.
+func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int64, bool) {
+	sec := io.NewSectionReader(r, off, size-off)
+	cr := compress.NewReader(sec, size-off)
+	m, err := cr.Next()
+	if err != nil {
+		w.fail(p, off, step+" (CCOB)", err)
+		return 0, false
+	}
+	name := fmt.Sprintf("%s (CCOB v%d %s)", step, m.Version, m.Method)
+	q := p.child(name)
+	q.base = -1
+	q.comp = &Compression{Format: "CCOB", Version: int(m.Version), Method: m.Method.String(),
+		Offset: p.at(off), Size: m.PayloadSize + int64(m.Header.Len()), UncompressedSize: int64(m.UncompressedSize)}
+	if m.PayloadSize < 0 {
+		q.comp.Size = -1
+	}
+	// Every object opens its own decoder over the same bytes.
+	q.open = func() (io.Reader, error) {
+		cr := compress.NewReader(io.NewSectionReader(r, off, size-off), size-off)
+		if _, err := cr.Next(); err != nil {
+			return nil, err
+		}
+		return hashTolerant{cr}, nil
+	}
+	usize := int64(m.UncompressedSize)
+	h := make([]byte, len(magic.BundleMagic))
+	k, herr := io.ReadFull(cr, h)
+	switch {
+	case string(h[:k]) == magic.BundleMagic:
+		entries, _, field, err := readBundleTable(io.MultiReader(strings.NewReader(string(h)), cr), usize)
+		for i, e := range entries {
+			if e.bad != nil {
+				w.fail(q, 24+int64(i)*24, fmt.Sprintf("entry %d (%s)", i, e.id), e.bad)
+				continue
+			}
+			w.leaf(entryObject(e.id, "bundle entry"), nil, e.offset, e.size, q)
+		}
+		if err != nil {
+			w.fail(q, 0, field, err)
+		}
+	case k == 0 && usize == 0:
+		// An empty CCOB: nothing inside.
+	case herr != nil && !errors.Is(herr, io.ErrUnexpectedEOF) && !errors.Is(herr, io.EOF):
+		w.fail(q, 0, "payload", herr)
+	default:
+		// Not a bundle: a code object compressed by itself.
+		o := &Object{Container: "compressed payload"}
+		w.leaf(o, nil, 0, usize, q)
+	}
+	end := m.End()
+	if m.PayloadSize < 0 {
+		// A v1 zlib member ends where its stream does: read it through.
+		if _, err := io.Copy(io.Discard, cr); err != nil && !isHashMismatch(err) {
+			w.fail(q, 0, "payload", err)
+			return 0, false
+		}
+		end = m.End()
+		q.comp.Size = end - m.Offset
+	}
+	return off + end, true
+}
+
+// hashTolerant turns a CCOB hash mismatch at the end of the data into
+// io.EOF: the bytes are what the payload holds, and the runtime does not
+// check the hash either.
+type hashTolerant struct{ r io.Reader }
+
+func (h hashTolerant) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if err != nil && isHashMismatch(err) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func isHashMismatch(err error) bool {
+	var hm *compress.HashMismatchError
+	return errors.As(err, &hm)
+}

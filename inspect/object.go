@@ -1,0 +1,188 @@
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/goffload/goffload/offloadbin"
+)
+
+// An Object is one code object (or host entry) found in a file: where it
+// sits, what the container says it is, and what its own header says.
+type Object struct {
+	// Index is the object's position in the listing, from 0.
+	Index int
+	// File is the name of the input file.
+	File string
+	// Path lists the containers from the file down to the object, one
+	// step each: ".hip_fatbin", "bundle 3 (CCOB v3 zstd)",
+	// "lib.a(k.o)", "offload binary 0", ... The object itself is not a
+	// step.
+	Path []string
+	// Container says how the object is stored: "bundle entry",
+	// "bundle section" (an ELF __CLANG_OFFLOAD_BUNDLE__ section),
+	// "offload image" (an OffloadBinary entry), "text bundle entry",
+	// or "file" (the input is a code object).
+	Container string
+
+	// ID is the bundle entry ID as stored (hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+),
+	// or, for an OffloadBinary image, "<kind>-<triple>-<arch>" built from
+	// its metadata.
+	ID string
+	// Host is set for bundle entries of kind "host".
+	Host bool
+	// Kind is the offload kind (hip, hipv4, openmp, cuda, sycl, host).
+	Kind string
+	// Triple is the target triple, as stored.
+	Triple string
+	// TargetID is the processor and its features (gfx90a:xnack+), from the
+	// bundle ID or the image's arch, else from the code object's header.
+	TargetID string
+
+	// Offset and Size locate the object's bytes in the file. Offset is -1
+	// when the bytes exist only inside compressed data (see Compressed).
+	Offset, Size int64
+	// Compressed describes the compressed container holding the object,
+	// or is nil.
+	Compressed *Compression
+	// ImageKind is an OffloadBinary image's kind (elf, bc, ...), else "".
+	ImageKind string
+	// Strings holds an OffloadBinary image's metadata, in stored order.
+	Strings []offloadbin.StringEntry
+	// Code holds what the object's own header says, when it was read.
+	Code *CodeObject
+
+	open func() (io.Reader, error)
+}
+
+// A Compression describes the compressed container an object sits in.
+type Compression struct {
+	// Format is "CCOB" or "OffloadBinary".
+	Format  string
+	Version int
+	Method  string // "zstd" or "zlib"
+	// Offset and Size are the compressed container's place in the file.
+	Offset, Size int64
+	// UncompressedSize is the size of the whole decompressed container.
+	UncompressedSize int64
+	// InnerOffset is where the object starts in the decompressed data.
+	InnerOffset int64
+}
+
+// Ratio is the container's compression ratio (uncompressed / compressed).
+func (c *Compression) Ratio() float64 {
+	if c == nil || c.Size <= 0 {
+		return 0
+	}
+	return float64(c.UncompressedSize) / float64(c.Size)
+}
+
+// A CodeObject is what a code object's own header says about it.
+type CodeObject struct {
+	// Format is "ELF", "LLVM bitcode", "SPIR-V", "PTX", "text" or "unknown".
+	Format string
+	// Machine is the ELF machine: "AMDGPU", "CUDA", "x86-64", ..., or "".
+	Machine string
+	// Processor is the GPU processor from the header (gfx90a, sm_80), or "".
+	Processor string
+	// Xnack and SRAMECC are the header's feature modes: "on", "off",
+	// "any", "unsupported", or "" when the header does not say.
+	Xnack, SRAMECC string
+	// CodeObjectVersion is the AMDGPU code object version (from the ELF
+	// ABI version), or 0.
+	CodeObjectVersion int
+	// Kernels is the number of kernels (symbols ending in ".kd"), or -1
+	// when they were not counted.
+	Kernels int
+}
+
+// TargetID returns the processor with the header's explicit feature
+// modes, in target-ID syntax (gfx90a:xnack+), or "" without a processor.
+func (c *CodeObject) TargetID() string {
+	if c == nil || c.Processor == "" {
+		return ""
+	}
+	s := c.Processor
+	if m := modeSuffix(c.SRAMECC); m != "" {
+		s += ":sramecc" + m
+	}
+	if m := modeSuffix(c.Xnack); m != "" {
+		s += ":xnack" + m
+	}
+	return s
+}
+
+func modeSuffix(m string) string {
+	switch m {
+	case "on":
+		return "+"
+	case "off":
+		return "-"
+	}
+	return ""
+}
+
+// Where returns the object's container path and ID as one line:
+// "lib.so → .hip_fatbin → bundle 3 → hipv4-amdgcn-amd-amdhsa--gfx90a".
+func (o *Object) Where() string {
+	parts := append([]string{o.File}, o.Path...)
+	return strings.Join(append(parts, o.ID), " → ")
+}
+
+// Open returns a reader of the object's bytes. For an object inside
+// compressed data it decompresses the container as far as the object's end,
+// streaming: memory does not grow with the container's size.
+func (o *Object) Open() (io.Reader, error) {
+	if o.open == nil {
+		return nil, fmt.Errorf("%s: object not obtained from a listing", o.Where())
+	}
+	return o.open()
+}
+
+// An Error is a problem found while walking a file: which file, which
+// container inside it, where, which field, and what was wrong. Listing goes
+// on after it with the next container where it can.
+type Error struct {
+	File string
+	Path []string
+	// Offset is the file offset of the damage, or -1 when it lies inside
+	// compressed data (then InnerOffset is the offset there).
+	Offset, InnerOffset int64
+	Field               string
+	Err                 error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	for _, p := range e.Path {
+		b.WriteString(" → ")
+		b.WriteString(p)
+	}
+	switch {
+	case e.Offset >= 0:
+		fmt.Fprintf(&b, ": offset %#x", e.Offset)
+	case e.InnerOffset >= 0:
+		fmt.Fprintf(&b, ": decompressed offset %#x", e.InnerOffset)
+	}
+	if e.Field != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errors reported (wrapped) for damage the walker finds itself; damage
+// found by a format package wraps that package's errors.
+var (
+	ErrTruncated = errors.New("runs past the end of its container")
+	ErrMalformed = errors.New("malformed")
+	ErrTooDeep   = errors.New("containers nested too deep")
+	ErrLimit     = errors.New("exceeds a limit")
+)

@@ -1,0 +1,102 @@
+package inspect
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/goffload/goffload/bitcode"
+	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/offloadbin"
+)
+
+// walkOffloadBinaries lists the OffloadBinaries at r[0:size], back to back,
+// each padded to 8 bytes; v2 and v3 binaries hold several images, v3 may be
+// compressed. An image that is itself an OffloadBinary is walked in turn.
+func (w *walker) walkOffloadBinaries(r io.ReaderAt, size int64, p place) {
+	var off int64
+	for n := 0; ; n++ {
+		next, err := skipZeros(r, off, size)
+		if err != nil {
+			w.fail(p, off, "padding", err)
+			return
+		}
+		if next >= size {
+			return
+		}
+		off = next
+		bins, used, err := offloadbin.Read(r, off, size)
+		step := fmt.Sprintf("offload binary %d", n)
+		if err != nil {
+			w.fail(p, off, step, err)
+			return
+		}
+		for _, b := range bins {
+			w.image(r, b, n, p)
+		}
+		if used <= 0 {
+			return
+		}
+		off += used
+	}
+}
+
+// image records one OffloadBinary image, or walks it when it is itself a
+// container.
+func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
+	step := fmt.Sprintf("offload binary %d", n)
+	if b.Version >= 2 {
+		step = fmt.Sprintf("offload binary %d v%d", n, b.Version)
+	}
+	img := b.Image()
+	outer, off, size := img.Outer()
+	q := p.child(step)
+	q.base = p.base
+	var src io.ReaderAt = outer
+	if outer != r {
+		// A compressed v3 binary: the image lies in inflated data that
+		// offloadbin holds in memory.
+		q.base = -1
+		q.comp = &Compression{Format: "OffloadBinary", Version: int(b.Version), Offset: p.at(b.Offset), Size: b.Size}
+		q.open = func() (io.Reader, error) { return io.NewSectionReader(outer, 0, off+size), nil }
+	}
+	if identifyAt(img, 0, size) == magic.OffloadBinary {
+		w.walkOffloadBinaries(img, size, q.sub(off, fmt.Sprintf("image %d", b.Index)))
+		return
+	}
+	o := &Object{Container: "offload image", Kind: b.OffloadKind.String(), Triple: b.Triple(),
+		TargetID: b.Arch(), ImageKind: b.ImageKind.String(), Strings: b.Strings}
+	o.ID = o.Kind + "-" + o.Triple + "-" + o.TargetID
+	if b.Version >= 2 {
+		q.path[len(q.path)-1] += fmt.Sprintf(" image %d", b.Index)
+	}
+	if q.comp != nil {
+		// Inflated data is in memory already: header facts cost nothing.
+		q2 := q
+		q2.comp = nil
+		w.leaf(o, src, off, size, q2)
+		o.Offset = -1
+		c := *q.comp
+		c.InnerOffset = off
+		o.Compressed = &c
+		return
+	}
+	w.leaf(o, src, off, size, q)
+}
+
+// walkBitcode lists the OffloadBinaries embedded in host bitcode
+// (llvm.embedded.objects), which are held in memory once found.
+func (w *walker) walkBitcode(r io.ReaderAt, size int64, p place) {
+	objs, err := bitcode.EmbeddedObjects(r, size)
+	if err != nil {
+		w.fail(p, 0, "bitcode", err)
+		return
+	}
+	for i, obj := range objs {
+		q := p.child(fmt.Sprintf("embedded object %d", i))
+		q.base = -1
+		q.comp = nil
+		br := bytes.NewReader(obj)
+		w.walkOffloadBinaries(br, int64(len(obj)), q)
+	}
+}

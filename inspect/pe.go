@@ -1,0 +1,62 @@
+package inspect
+
+import (
+	"debug/pe"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/goffload/goffload/magic"
+)
+
+// walkPE lists the device code of a COFF object or PE image. Section names
+// of images are cut to 8 characters: .hip_fatbin is ".hip_fat" there, and
+// .hipFatBinSegment ".hipFatB".
+func (w *walker) walkPE(r io.ReaderAt, size int64, p place) {
+	f, err := pe.NewFile(io.NewSectionReader(r, 0, size))
+	if err != nil {
+		w.fail(p, 0, "COFF header", err)
+		return
+	}
+	defer f.Close()
+	for i, s := range f.Sections {
+		n := int64(s.Size)
+		if s.VirtualSize > 0 && int64(s.VirtualSize) < n {
+			n = int64(s.VirtualSize) // the rest is file-alignment padding
+		}
+		if n == 0 || s.Offset == 0 {
+			continue
+		}
+		off := int64(s.Offset)
+		name := s.Name
+		if off > size || n > size-off {
+			if isDeviceSectionName(name) {
+				w.fail(p, off, fmt.Sprintf("section %d (%s)", i, name),
+					fmt.Errorf("%w: offset %d + size %d past the end of the file (%d bytes)", ErrTruncated, off, n, size))
+			}
+			continue
+		}
+		sr := io.NewSectionReader(r, off, n)
+		sp := p.sub(off, name)
+		switch {
+		case strings.HasPrefix(name, magic.BundleMagic) && len(name) > len(magic.BundleMagic):
+			w.leaf(entryObject(strings.TrimPrefix(name, magic.BundleMagic), "bundle section"), r, off, n, p)
+		case name == ".hip_fat" || strings.HasPrefix(name, secHIPFatbin):
+			w.walkBundles(sr, n, sp, name)
+		case strings.HasPrefix(name, ".llvm.offloading"), strings.HasPrefix(name, ".llvm.of"):
+			w.walkOffloadBinaries(sr, n, sp)
+		default:
+			switch identifyAt(sr, 0, n) {
+			case magic.OffloadBinary:
+				w.walkOffloadBinaries(sr, n, sp)
+			case magic.OffloadBundle, magic.CompressedBundle:
+				w.walkBundles(sr, n, sp, name)
+			}
+		}
+	}
+}
+
+func isDeviceSectionName(name string) bool {
+	return strings.HasPrefix(name, magic.BundleMagic) || strings.HasPrefix(name, ".hip_fat") ||
+		strings.HasPrefix(name, ".llvm.of")
+}

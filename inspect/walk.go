@@ -1,0 +1,287 @@
+package inspect
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/goffload/goffload/magic"
+)
+
+// A Listing is what a file holds: its code objects, the HIP fat-binary
+// wrappers that point at them, and the problems met on the way.
+type Listing struct {
+	File string
+	// Kind says what the file itself is ("ELF shared object", "archive",
+	// "offload bundle", ...).
+	Kind string
+	// Objects are the code objects and host entries found, in file order.
+	Objects []*Object
+	// Wrappers are the .hipFatBinSegment entries of a HIP program.
+	Wrappers []Wrapper
+	// Errors are the damaged parts met; the objects found around them are
+	// still listed.
+	Errors []*Error
+
+	closer io.Closer
+}
+
+// Close releases the file opened by ReadFile.
+func (l *Listing) Close() error {
+	if l.closer == nil {
+		return nil
+	}
+	err := l.closer.Close()
+	l.closer = nil
+	return err
+}
+
+// Devices returns the objects that are not host entries.
+func (l *Listing) Devices() []*Object {
+	var out []*Object
+	for _, o := range l.Objects {
+		if !o.Host {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Options tune a walk. The zero value is what goffload list does.
+type Options struct {
+	// SkipHeaders leaves Object.Code nil: no code object header is read
+	// (listing then touches only container headers).
+	SkipHeaders bool
+	// MaxDepth bounds container nesting (default 16).
+	MaxDepth int
+}
+
+// ReadFile walks the named file. The error is for a file that cannot be
+// opened or read at all; damage inside it is in Listing.Errors. Close the
+// listing when done with its objects' Open.
+func ReadFile(name string, opts *Options) (*Listing, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file (%s); listing needs random access", name, fi.Mode().Type())
+	}
+	l := Read(f, fi.Size(), name, opts)
+	l.closer = f
+	return l, nil
+}
+
+// Read walks the size bytes of r, naming them name in paths and errors.
+func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
+	w := &walker{l: &Listing{File: name}, file: r, size: size, bundleStarts: map[int64]int{}}
+	if opts != nil {
+		w.opts = *opts
+	}
+	if w.opts.MaxDepth <= 0 {
+		w.opts.MaxDepth = 16
+	}
+	k, err := magic.IdentifyReader(r, size)
+	if err != nil {
+		w.fail(place{}, 0, "file", err)
+		return w.l
+	}
+	w.l.Kind = w.describe(r, size, k)
+	w.walk(r, size, place{whole: true}, k)
+	for i, o := range w.l.Objects {
+		o.Index = i
+	}
+	return w.l
+}
+
+// place is where the walker is: the containers above it, and how the
+// current reader's bytes map to the file.
+type place struct {
+	path []string
+	// base is the file offset of the current reader's byte 0, or -1 when
+	// the reader holds decompressed data.
+	base  int64
+	depth int
+	// whole is set when the current reader is a whole file (the input
+	// or an archive member), which may itself be a code object.
+	whole bool
+	// comp is the compressed container above, with open, a way to get its
+	// decompressed bytes from the start.
+	comp *Compression
+	open func() (io.Reader, error)
+}
+
+func (p place) child(step string) place {
+	q := p
+	q.path = append(append([]string(nil), p.path...), step)
+	q.depth++
+	q.whole = false
+	return q
+}
+
+// at returns the file offset of offset off of the current reader, or -1.
+func (p place) at(off int64) int64 {
+	if p.base < 0 {
+		return -1
+	}
+	return p.base + off
+}
+
+// sub returns the place of a part of the current reader starting at off.
+func (p place) sub(off int64, step string) place {
+	q := p.child(step)
+	if p.base >= 0 {
+		q.base = p.base + off
+	}
+	return q
+}
+
+type walker struct {
+	// bundleStarts maps the file offset of every bundle met to its
+	// number within its section.
+	bundleStarts map[int64]int
+	l            *Listing
+	file         io.ReaderAt
+	size         int64
+	opts         Options
+}
+
+func (w *walker) fail(p place, off int64, field string, err error) {
+	e := &Error{File: w.l.File, Path: p.path, Offset: p.at(off), InnerOffset: -1, Field: field, Err: err}
+	if p.base < 0 {
+		e.InnerOffset = off
+		if p.comp != nil {
+			e.InnerOffset += p.comp.InnerOffset
+		}
+	}
+	w.l.Errors = append(w.l.Errors, e)
+}
+
+func (w *walker) add(o *Object) {
+	o.File = w.l.File
+	w.l.Objects = append(w.l.Objects, o)
+}
+
+// describe names what the file is, for the listing's header.
+func (w *walker) describe(r io.ReaderAt, size int64, k magic.Kind) string {
+	if k == magic.Unknown {
+		switch {
+		case isTextBundle(r, size):
+			return "text offload bundle"
+		case isKPAK(r, size):
+			return "KPAK archive"
+		case size == 0:
+			return "empty file"
+		}
+		return "unknown"
+	}
+	return k.String()
+}
+
+// walk dispatches on what the bytes r[0:size] are.
+func (w *walker) walk(r io.ReaderAt, size int64, p place, k magic.Kind) {
+	if p.depth > w.opts.MaxDepth {
+		w.fail(p, 0, "", fmt.Errorf("%w (more than %d levels)", ErrTooDeep, w.opts.MaxDepth))
+		return
+	}
+	switch {
+	case k.IsELF():
+		w.walkELF(r, size, p)
+	case k == magic.COFFObject || k == magic.PEExecutable:
+		w.walkPE(r, size, p)
+	case k == magic.Archive:
+		w.walkArchive(r, size, p)
+	case k == magic.OffloadBundle || k == magic.CompressedBundle:
+		w.walkBundles(r, size, p, "")
+	case k == magic.OffloadBinary:
+		w.walkOffloadBinaries(r, size, p)
+	case k == magic.Bitcode:
+		w.walkBitcode(r, size, p)
+	case k == magic.Unknown && isTextBundle(r, size):
+		w.walkText(r, size, p)
+	case k == magic.Unknown && isKPAK(r, size):
+		w.walkKPAK(r, size, p)
+	}
+}
+
+// leaf records an object whose bytes are r[off:off+size], filling in its
+// place, its opener and, unless told not to, its header facts.
+func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
+	o.Path = p.path
+	o.Size = size
+	o.Offset = p.at(off)
+	if p.comp != nil {
+		c := *p.comp
+		c.InnerOffset = off
+		o.Compressed = &c
+		open := p.open
+		o.open = func() (io.Reader, error) {
+			src, err := open()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := io.CopyN(io.Discard, src, off); err != nil {
+				return nil, fmt.Errorf("%s: decompressing up to offset %d: %w", o.Where(), off, err)
+			}
+			return &exactReader{r: io.LimitReader(src, size), left: size, what: o.Where()}, nil
+		}
+	} else {
+		o.open = func() (io.Reader, error) { return io.NewSectionReader(r, off, size), nil }
+		if !w.opts.SkipHeaders {
+			o.Code = readCode(io.NewSectionReader(r, off, size), size)
+		}
+	}
+	if o.TargetID == "" && o.Code != nil {
+		o.TargetID = o.Code.TargetID()
+	}
+	w.add(o)
+}
+
+// exactReader fails when its source ends before size bytes.
+type exactReader struct {
+	r    io.Reader
+	left int64
+	what string
+}
+
+func (e *exactReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	e.left -= int64(n)
+	if err == io.EOF && e.left > 0 {
+		return n, fmt.Errorf("%s: decompressed data ends %d bytes early: %w", e.what, e.left, io.ErrUnexpectedEOF)
+	}
+	return n, err
+}
+
+// head reads up to n bytes at off.
+func head(r io.ReaderAt, off, size int64, n int) []byte {
+	if off >= size {
+		return nil
+	}
+	b := make([]byte, min(int64(n), size-off))
+	k, _ := r.ReadAt(b, off)
+	return b[:k]
+}
+
+func identifyAt(r io.ReaderAt, off, size int64) magic.Kind {
+	k, err := magic.IdentifyReader(io.NewSectionReader(r, off, size-off), size-off)
+	if err != nil {
+		return magic.Unknown
+	}
+	return k
+}
+
+var textStart = []byte(magic.BundleMagic + "__START__ ")
+
+// isTextBundle reports whether a START marker line shows up in the first
+// 4 KiB (text bundles begin with an empty line and a comment marker).
+func isTextBundle(r io.ReaderAt, size int64) bool {
+	return bytes.Contains(head(r, 0, size, 4096), textStart)
+}

@@ -1,0 +1,90 @@
+// Package goffloadcmd is the goffload command line: list and extract the GPU
+// code objects of any file, over package inspect.
+package goffloadcmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitProblem = 1 // damage found, or nothing matched
+	exitUsage   = 2
+)
+
+// exitError carries an exit status and a message already printed or to print.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func problem(format string, a ...any) error {
+	return &exitError{exitProblem, fmt.Sprintf(format, a...)}
+}
+
+func usage(format string, a ...any) error {
+	return &exitError{exitUsage, fmt.Sprintf(format, a...)}
+}
+
+// Main runs goffload with args (args[0] is the program name) and returns
+// the exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(stderr, "goffload: %s\n", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "goffload: %v\n", err)
+	return exitUsage
+}
+
+const appHelp = `Finds the GPU code in any file and takes it out: ELF and COFF objects,
+executables and shared libraries (.hip_fatbin with many bundles, plain or
+compressed; __CLANG_OFFLOAD_BUNDLE__ sections; .llvm.offloading), static
+archives, offload bundles, CCOBs, OffloadBinaries and code objects.
+
+Examples:
+   goffload list libMIOpen.so                 # every code object, with a summary per GPU
+   goffload list --target gfx942 torch/lib/*.so   # is there code for gfx942? (exit 1 if not)
+   goffload list --json lib.a > lib.json      # for scripts (schema: testdata/goffload-list.schema.json)
+   goffload extract --target gfx90a:xnack+ -o out/ libfoo.so
+   goffload extract --index 4 -o - kernel.o > k.co
+   goffload extract --all -o out/ app`
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:                   "goffload",
+		Usage:                  "list and extract the GPU code objects in any file",
+		Description:            appHelp,
+		Reader:                 stdin,
+		Writer:                 stdout,
+		ErrWriter:              stderr,
+		HideVersion:            true,
+		UseShortOptionHandling: true,
+		Commands:               []*cli.Command{listCommand(), extractCommand()},
+		ExitErrHandler:         func(*cli.Context, error) {}, // Main prints
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usage("%v (see --help)", err)
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usage("no command %q (commands: list, extract; see goffload --help)", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+}

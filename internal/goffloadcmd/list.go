@@ -1,0 +1,502 @@
+package goffloadcmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/goffload/goffload/inspect"
+	"github.com/urfave/cli/v2"
+)
+
+func listCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list every code object in each FILE",
+		ArgsUsage: "FILE...",
+		Description: `Prints one row per code object (and per host entry of a bundle): its
+index, bundle ID or OffloadBinary target, size, file offset, the containers
+it sits in and what its own header says; then a summary per GPU target.
+Objects inside compressed bundles have no file offset of their own: the
+CCOB's offset is shown with the object's offset inside the inflated
+bundle (ccob@0x3000+0x1000).
+
+Exit status: 0 when every file was read whole, 1 when something was damaged
+or, with --target, nothing fits, 2 for usage errors.
+
+Examples:
+   goffload list libamdhip64.so librocblas.so
+   goffload list --target gfx90a:xnack+ app       # what a gfx90a in xnack+ mode loads
+   goffload list --json kernel.o | jq '.files[].objects[].target_id'
+   goffload list --uri lib.so                      # llvm-readobj --offloading's lines`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print JSON (schema: testdata/goffload-list.schema.json)"},
+			&cli.BoolFlag{Name: "uri", Usage: "print llvm-readobj --offloading's lines: ID<TAB>file://PATH#offset=N&size=N (uncompressed objects only)"},
+			&cli.StringFlag{Name: "target", Usage: "list only code objects a GPU of this target ID can load (gfx90a, gfx90a:xnack+)"},
+			&cli.BoolFlag{Name: "no-headers", Usage: "do not read code object headers (only container headers)"},
+		},
+		Action: runList,
+	}
+}
+
+func runList(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usage("list: no input file (goffload list FILE...)")
+	}
+	var target *inspect.Target
+	if s := c.String("target"); s != "" {
+		t, err := inspect.ParseTarget(s)
+		if err != nil {
+			return usage("--target: %v", err)
+		}
+		target = &t
+	}
+	opts := &inspect.Options{SkipHeaders: c.Bool("no-headers")}
+	out := c.App.Writer
+	var listings []*inspect.Listing
+	failed := false
+	for _, name := range c.Args().Slice() {
+		l, err := inspect.ReadFile(name, opts)
+		if err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "goffload: %v\n", err)
+			failed = true
+			continue
+		}
+		defer l.Close()
+		if target != nil {
+			l.Objects = filterTarget(l.Objects, *target)
+		}
+		listings = append(listings, l)
+		if len(l.Errors) > 0 {
+			failed = true
+		}
+	}
+	var err error
+	switch {
+	case c.Bool("json"):
+		err = writeJSON(out, listings, target)
+	case c.Bool("uri"):
+		err = writeURIs(out, listings)
+	default:
+		err = writeTable(out, listings, target)
+	}
+	if err != nil {
+		return problem("writing output: %v", err)
+	}
+	if !c.Bool("json") {
+		for _, l := range listings {
+			for _, e := range l.Errors {
+				fmt.Fprintf(c.App.ErrWriter, "goffload: %v\n", e)
+			}
+		}
+	}
+	if target != nil && countDevices(listings) == 0 {
+		return problem("no code object for %s", target)
+	}
+	if failed {
+		return &exitError{exitProblem, ""}
+	}
+	return nil
+}
+
+func filterTarget(objs []*inspect.Object, t inspect.Target) []*inspect.Object {
+	var out []*inspect.Object
+	for _, o := range objs {
+		if o.Host {
+			continue
+		}
+		if score, _ := t.Fit(targetOf(o)); score > 0 {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func targetOf(o *inspect.Object) string {
+	if o.TargetID != "" {
+		return o.TargetID
+	}
+	return o.Code.TargetID()
+}
+
+func countDevices(ls []*inspect.Listing) int {
+	n := 0
+	for _, l := range ls {
+		n += len(l.Devices())
+	}
+	return n
+}
+
+// writeTable prints listings for people.
+func writeTable(w io.Writer, ls []*inspect.Listing, target *inspect.Target) error {
+	var b strings.Builder
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s\n", l.File, l.Kind)
+		if len(l.Objects) == 0 {
+			switch {
+			case target != nil:
+				fmt.Fprintf(&b, "  no code object for %s\n", target)
+			case len(l.Errors) > 0:
+				b.WriteString("  no code object could be read (see the errors below)\n")
+			default:
+				b.WriteString("  no device code found\n")
+			}
+		} else {
+			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight*0)
+			fmt.Fprintln(tw, "  #\tID\tSIZE\tOFFSET\tCONTAINER\tCODE")
+			for _, o := range l.Objects {
+				fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\n", o.Index, displayID(o), sizeString(o.Size), offsetString(o), containerString(o), codeString(o))
+			}
+			tw.Flush()
+		}
+		writeWrappers(&b, l)
+	}
+	writeSummary(&b, ls)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func displayID(o *inspect.Object) string {
+	if o.ID == "" {
+		if t := o.Code.TargetID(); t != "" {
+			return "(" + t + ")"
+		}
+		return "(code object)"
+	}
+	return o.ID
+}
+
+func offsetString(o *inspect.Object) string {
+	switch {
+	case o.Offset >= 0:
+		return fmt.Sprintf("%#x", o.Offset)
+	case o.Compressed != nil && o.Compressed.Offset >= 0:
+		return fmt.Sprintf("%s@%#x+%#x", strings.ToLower(o.Compressed.Format), o.Compressed.Offset, o.Compressed.InnerOffset)
+	}
+	return "-"
+}
+
+func containerString(o *inspect.Object) string {
+	s := strings.Join(o.Path, " › ")
+	if c := o.Compressed; c != nil && c.Size > 0 {
+		s += fmt.Sprintf(" (%.1f×)", c.Ratio())
+	}
+	if s == "" {
+		return o.Container
+	}
+	return s
+}
+
+func codeString(o *inspect.Object) string {
+	c := o.Code
+	if c == nil {
+		if o.Compressed != nil {
+			return "compressed"
+		}
+		return "-"
+	}
+	if c.Format != "ELF" {
+		return c.Format
+	}
+	parts := []string{}
+	if c.Processor != "" {
+		parts = append(parts, c.Processor)
+	} else {
+		parts = append(parts, c.Machine)
+	}
+	if c.CodeObjectVersion > 0 {
+		parts = append(parts, fmt.Sprintf("v%d", c.CodeObjectVersion))
+	}
+	if c.Xnack != "" && c.Xnack != "unsupported" {
+		parts = append(parts, "xnack:"+c.Xnack)
+	}
+	if c.SRAMECC != "" && c.SRAMECC != "unsupported" {
+		parts = append(parts, "sramecc:"+c.SRAMECC)
+	}
+	if c.Kernels >= 0 && c.Machine != "" && (c.Machine == "AMDGPU" || c.Machine == "CUDA") {
+		k := "kernels"
+		if c.Kernels == 1 {
+			k = "kernel"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", c.Kernels, k))
+	}
+	return strings.Join(parts, " ")
+}
+
+func sizeString(n int64) string {
+	switch {
+	case n < 10*1024:
+		return fmt.Sprintf("%d", n)
+	case n < 10*1024*1024:
+		return fmt.Sprintf("%.1fK", float64(n)/1024)
+	case n < 10*1024*1024*1024:
+		return fmt.Sprintf("%.1fM", float64(n)/(1024*1024))
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/(1024*1024*1024))
+}
+
+func writeWrappers(b *strings.Builder, l *inspect.Listing) {
+	if len(l.Wrappers) == 0 {
+		return
+	}
+	byMagic := map[string]int{}
+	var odd []string
+	for i, w := range l.Wrappers {
+		byMagic[w.Magic]++
+		if w.Note != "" && w.Magic == "HIPF" {
+			odd = append(odd, fmt.Sprintf("    wrapper %d at %#x: %s", i, w.Offset, w.Note))
+		}
+		if w.KpackRef != nil {
+			odd = append(odd, fmt.Sprintf("    wrapper %d: kpack %q (TU %d), search paths %s", i, w.KpackRef.KernelName, w.Reserved, strings.Join(w.KpackRef.SearchPaths, ", ")))
+		}
+	}
+	var parts []string
+	for m, n := range byMagic {
+		parts = append(parts, fmt.Sprintf("%d %s", n, m))
+	}
+	sort.Strings(parts)
+	fmt.Fprintf(b, "  .hipFatBinSegment: %s wrapper(s)", strings.Join(parts, ", "))
+	if len(odd) == 0 && byMagic["HIPF"] == len(l.Wrappers) {
+		b.WriteString(", each pointing at a bundle start\n")
+	} else {
+		b.WriteString("\n")
+	}
+	for _, s := range odd {
+		b.WriteString(s + "\n")
+	}
+}
+
+// writeSummary prints, per GPU target, how many code objects and bytes.
+func writeSummary(b *strings.Builder, ls []*inspect.Listing) {
+	type agg struct {
+		n     int
+		bytes int64
+	}
+	per := map[string]*agg{}
+	total, errs := 0, 0
+	for _, l := range ls {
+		errs += len(l.Errors)
+		for _, o := range l.Devices() {
+			t := targetOf(o)
+			if t == "" {
+				t = o.ID
+			}
+			if t == "" {
+				t = "(unknown)"
+			}
+			a := per[t]
+			if a == nil {
+				a = &agg{}
+				per[t] = a
+			}
+			a.n++
+			a.bytes += o.Size
+			total++
+		}
+	}
+	targets := make([]string, 0, len(per))
+	for t := range per {
+		targets = append(targets, t)
+	}
+	sort.Strings(targets)
+	files := "file"
+	if len(ls) != 1 {
+		files = "files"
+	}
+	fmt.Fprintf(b, "\n%d code object(s) for %d target(s) in %d %s", total, len(targets), len(ls), files)
+	if errs > 0 {
+		fmt.Fprintf(b, "; %d damaged part(s) reported", errs)
+	}
+	b.WriteString("\n")
+	if len(targets) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	for _, t := range targets {
+		a := per[t]
+		fmt.Fprintf(tw, "  %s\t%d object(s)\t%s bytes\n", t, a.n, sizeString(a.bytes))
+	}
+	tw.Flush()
+}
+
+// writeURIs prints llvm-readobj --offloading's lines for the uncompressed
+// objects.
+func writeURIs(w io.Writer, ls []*inspect.Listing) error {
+	var b strings.Builder
+	for _, l := range ls {
+		for _, o := range l.Objects {
+			if o.Offset < 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "%s\tfile://%s#offset=%d&size=%d\n", o.ID, l.File, o.Offset, o.Size)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JSON shapes (testdata/goffload-list.schema.json).
+type jsonOutput struct {
+	Files   []jsonFile  `json:"files"`
+	Summary jsonSummary `json:"summary"`
+}
+
+type jsonFile struct {
+	File     string        `json:"file"`
+	Kind     string        `json:"kind"`
+	Objects  []jsonObject  `json:"objects"`
+	Wrappers []jsonWrapper `json:"wrappers"`
+	Errors   []jsonError   `json:"errors"`
+}
+
+type jsonObject struct {
+	Index      int               `json:"index"`
+	Path       []string          `json:"path"`
+	Container  string            `json:"container"`
+	ID         string            `json:"id"`
+	Host       bool              `json:"host"`
+	Kind       string            `json:"kind"`
+	Triple     string            `json:"triple"`
+	TargetID   string            `json:"target_id"`
+	Offset     *int64            `json:"offset"`
+	Size       int64             `json:"size"`
+	Compressed *jsonCompressed   `json:"compressed"`
+	ImageKind  string            `json:"image_kind,omitempty"`
+	Strings    map[string]string `json:"strings,omitempty"`
+	Code       *jsonCode         `json:"code"`
+}
+
+type jsonCompressed struct {
+	Format           string  `json:"format"`
+	Version          int     `json:"version"`
+	Method           string  `json:"method,omitempty"`
+	Offset           int64   `json:"offset"`
+	Size             int64   `json:"size"`
+	UncompressedSize int64   `json:"uncompressed_size"`
+	InnerOffset      int64   `json:"inner_offset"`
+	Ratio            float64 `json:"ratio"`
+}
+
+type jsonCode struct {
+	Format            string `json:"format"`
+	Machine           string `json:"machine"`
+	Processor         string `json:"processor"`
+	Xnack             string `json:"xnack"`
+	SRAMECC           string `json:"sramecc"`
+	CodeObjectVersion int    `json:"code_object_version"`
+	Kernels           *int   `json:"kernels"`
+}
+
+type jsonWrapper struct {
+	Offset      int64    `json:"offset"`
+	Magic       string   `json:"magic"`
+	Version     uint32   `json:"version"`
+	Address     uint64   `json:"address"`
+	Reserved    uint64   `json:"reserved"`
+	Bundle      *int     `json:"bundle"`
+	Note        string   `json:"note,omitempty"`
+	KernelName  string   `json:"kpack_kernel_name,omitempty"`
+	SearchPaths []string `json:"kpack_search_paths,omitempty"`
+}
+
+type jsonError struct {
+	Message     string   `json:"message"`
+	Path        []string `json:"path"`
+	Offset      *int64   `json:"offset"`
+	InnerOffset *int64   `json:"inner_offset"`
+	Field       string   `json:"field"`
+}
+
+type jsonSummary struct {
+	CodeObjects int                    `json:"code_objects"`
+	Errors      int                    `json:"errors"`
+	Targets     map[string]jsonPerTarg `json:"targets"`
+}
+
+type jsonPerTarg struct {
+	CodeObjects int   `json:"code_objects"`
+	Bytes       int64 `json:"bytes"`
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func writeJSON(w io.Writer, ls []*inspect.Listing, _ *inspect.Target) error {
+	out := jsonOutput{Files: []jsonFile{}, Summary: jsonSummary{Targets: map[string]jsonPerTarg{}}}
+	for _, l := range ls {
+		f := jsonFile{File: l.File, Kind: l.Kind, Objects: []jsonObject{}, Wrappers: []jsonWrapper{}, Errors: []jsonError{}}
+		for _, o := range l.Objects {
+			j := jsonObject{Index: o.Index, Path: nonNil(o.Path), Container: o.Container, ID: o.ID, Host: o.Host,
+				Kind: o.Kind, Triple: o.Triple, TargetID: targetOf(o), Size: o.Size, ImageKind: o.ImageKind}
+			if o.Offset >= 0 {
+				j.Offset = ptr(o.Offset)
+			}
+			if c := o.Compressed; c != nil {
+				j.Compressed = &jsonCompressed{Format: c.Format, Version: c.Version, Method: c.Method, Offset: c.Offset,
+					Size: c.Size, UncompressedSize: c.UncompressedSize, InnerOffset: c.InnerOffset, Ratio: c.Ratio()}
+			}
+			if len(o.Strings) > 0 {
+				j.Strings = map[string]string{}
+				for _, s := range o.Strings {
+					j.Strings[s.Key] = s.Value
+				}
+			}
+			if c := o.Code; c != nil {
+				j.Code = &jsonCode{Format: c.Format, Machine: c.Machine, Processor: c.Processor, Xnack: c.Xnack,
+					SRAMECC: c.SRAMECC, CodeObjectVersion: c.CodeObjectVersion}
+				if c.Kernels >= 0 {
+					j.Code.Kernels = ptr(c.Kernels)
+				}
+			}
+			f.Objects = append(f.Objects, j)
+			if !o.Host {
+				t := j.TargetID
+				if t == "" {
+					t = o.ID
+				}
+				a := out.Summary.Targets[t]
+				a.CodeObjects++
+				a.Bytes += o.Size
+				out.Summary.Targets[t] = a
+				out.Summary.CodeObjects++
+			}
+		}
+		for _, wr := range l.Wrappers {
+			j := jsonWrapper{Offset: wr.Offset, Magic: wr.Magic, Version: wr.Version, Address: wr.Address, Reserved: wr.Reserved, Note: wr.Note}
+			if wr.Bundle >= 0 {
+				j.Bundle = ptr(wr.Bundle)
+			}
+			if wr.KpackRef != nil {
+				j.KernelName, j.SearchPaths = wr.KpackRef.KernelName, wr.KpackRef.SearchPaths
+			}
+			f.Wrappers = append(f.Wrappers, j)
+		}
+		for _, e := range l.Errors {
+			j := jsonError{Message: e.Error(), Path: nonNil(e.Path), Field: e.Field}
+			if e.Offset >= 0 {
+				j.Offset = ptr(e.Offset)
+			}
+			if e.InnerOffset >= 0 {
+				j.InnerOffset = ptr(e.InnerOffset)
+			}
+			f.Errors = append(f.Errors, j)
+		}
+		out.Summary.Errors += len(l.Errors)
+		out.Files = append(out.Files, f)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
