@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/goffload/goffload/ar"
 )
@@ -40,6 +41,18 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 			return
 		}
 		step := "member " + m.Name
+		if thin := m.Path(); thin != "" {
+			// A thin member names a file elsewhere: read it only if it is
+			// a regular file (a FIFO or a device could block or never end).
+			fi, err := os.Stat(thin)
+			if err == nil && !fi.Mode().IsRegular() {
+				err = fmt.Errorf("%w: thin member %s is not a regular file (%s)", ErrMalformed, thin, fi.Mode().Type())
+			}
+			if err != nil {
+				w.fail(p, m.HeaderOffset, step, err)
+				continue
+			}
+		}
 		sr, err := m.Open()
 		if err != nil {
 			w.fail(p, m.HeaderOffset, step, err)

@@ -55,6 +55,9 @@ type Object struct {
 	Code *CodeObject
 
 	open func() (io.Reader, error)
+	// bundleOffset is the file offset of the bundle holding the object,
+	// or -1.
+	bundleOffset int64
 }
 
 // A Compression describes the compressed container an object sits in.

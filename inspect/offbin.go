@@ -49,7 +49,15 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 		step = fmt.Sprintf("offload binary %d v%d", n, b.Version)
 	}
 	img := b.Image()
+	// Image wraps the binary's own section reader of r (or, for a
+	// compressed v3 binary, of its inflated bytes): unwrap it to learn
+	// where the image lies.
 	outer, off, size := img.Outer()
+	if sr, ok := outer.(*io.SectionReader); ok {
+		var inner int64
+		outer, inner, _ = sr.Outer()
+		off += inner
+	}
 	q := p.child(step)
 	q.base = p.base
 	var src io.ReaderAt = outer
@@ -61,7 +69,7 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 		q.open = func() (io.Reader, error) { return io.NewSectionReader(outer, 0, off+size), nil }
 	}
 	if identifyAt(img, 0, size) == magic.OffloadBinary {
-		w.walkOffloadBinaries(img, size, q.sub(off, fmt.Sprintf("image %d", b.Index)))
+		w.walk(img, size, q.sub(off, fmt.Sprintf("image %d", b.Index)), magic.OffloadBinary)
 		return
 	}
 	o := &Object{Container: "offload image", Kind: b.OffloadKind.String(), Triple: b.Triple(),

@@ -217,6 +217,7 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 	o.Path = p.path
 	o.Size = size
 	o.Offset = p.at(off)
+	o.bundleOffset = p.at(0)
 	if p.comp != nil {
 		c := *p.comp
 		c.InnerOffset = off
@@ -234,7 +235,7 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 		}
 	} else {
 		o.open = func() (io.Reader, error) { return io.NewSectionReader(r, off, size), nil }
-		if !w.opts.SkipHeaders {
+		if !w.opts.SkipHeaders && !o.Host {
 			o.Code = readCode(io.NewSectionReader(r, off, size), size)
 		}
 	}
