@@ -283,7 +283,7 @@ func TestOffloadBinaries(t *testing.T) {
 	img := func(arch string, data []byte) offloadbin.Image {
 		return offloadbin.Image{ImageKind: offloadbin.ImageKindFromExtension("o"), OffloadKind: offloadbin.ParseOffloadKind("hip"),
 			Strings: []offloadbin.StringEntry{{Key: "triple", Value: "amdgcn-amd-amdhsa"}, {Key: "arch", Value: arch}},
-			Data: bytes.NewReader(data), Size: int64(len(data))}
+			Data:    bytes.NewReader(data), Size: int64(len(data))}
 	}
 	var inner bytes.Buffer
 	if err := offloadbin.Write(&inner, img("gfx942", gfx942)); err != nil {

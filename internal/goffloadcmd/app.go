@@ -88,3 +88,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		},
 	}
 }
+
+// commandUsageError reports a bad flag without printing the whole help.
+func commandUsageError(c *cli.Context, err error, _ bool) error {
+	return usage("%s: %v (see goffload %s --help)", c.Command.Name, err, c.Command.Name)
+}

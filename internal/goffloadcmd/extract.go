@@ -51,7 +51,8 @@ Examples:
 			&cli.StringFlag{Name: "uri", Usage: "file://PATH#offset=N&size=N"},
 			&cli.BoolFlag{Name: "all", Usage: "every device code object"},
 		},
-		Action: runExtract,
+		Action:       runExtract,
+		OnUsageError: commandUsageError,
 	}
 }
 

@@ -38,7 +38,8 @@ Examples:
 			&cli.StringFlag{Name: "target", Usage: "list only code objects a GPU of this target ID can load (gfx90a, gfx90a:xnack+)"},
 			&cli.BoolFlag{Name: "no-headers", Usage: "do not read code object headers (only container headers)"},
 		},
-		Action: runList,
+		Action:       runList,
+		OnUsageError: commandUsageError,
 	}
 }
 

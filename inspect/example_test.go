@@ -1,0 +1,58 @@
+package inspect_test
+
+import (
+	"fmt"
+	"io"
+	"log"
+
+	"github.com/goffload/goffload/inspect"
+)
+
+// List every GPU code object of a shared library, whatever holds it.
+func Example() {
+	l, err := inspect.ReadFile("../testdata/inspect/libmulti-ccob.so", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer l.Close()
+	for _, o := range l.Devices()[:3] {
+		fmt.Printf("%-24s %5d bytes in %v\n", o.TargetID, o.Size, o.Path)
+	}
+	fmt.Println(len(l.Devices()), "code objects,", len(l.Errors), "errors")
+	// Output:
+	// gfx906                    6104 bytes in [.hip_fatbin bundle 0 (CCOB v3 zstd)]
+	// gfx90a:xnack+             7096 bytes in [.hip_fatbin bundle 0 (CCOB v3 zstd)]
+	// gfx942:sramecc+:xnack-    7032 bytes in [.hip_fatbin bundle 0 (CCOB v3 zstd)]
+	// 9 code objects, 0 errors
+}
+
+// Take out the code objects a GPU would load: one per bundle, under the
+// target-ID rules (a gfx90a in xnack+ mode loads gfx90a:xnack+ or plain
+// gfx90a code, not gfx90a:xnack-).
+func ExampleListing_ForTarget() {
+	l, err := inspect.ReadFile("../testdata/inspect/libmulti.so", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer l.Close()
+	gpu, err := inspect.ParseTarget("gfx90a:xnack+")
+	if err != nil {
+		log.Fatal(err)
+	}
+	picked, _ := l.ForTarget(gpu)
+	for _, o := range picked {
+		r, err := o.Open() // streams; compressed bundles inflate only this far
+		if err != nil {
+			log.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, r)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(o.ID, n, o.Code.Processor, "xnack", o.Code.Xnack)
+	}
+	// Output:
+	// hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ 7096 gfx90a xnack on
+	// hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ 6752 gfx90a xnack on
+	// hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ 6592 gfx90a xnack on
+}
