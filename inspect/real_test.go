@@ -73,6 +73,11 @@ func TestRealFiles(t *testing.T) {
 		{"omp.o", []string{"openmp-amdgcn-amd-amdhsa-gfx90a"}, 0, false, ".llvm.offloading"},
 		{"gfx90a.co", []string{""}, 0, false, ""},
 		{"gfx90a-ccob.co", []string{h4, "hipv4-amdgcn-amd-amdhsa--gfx90a"}, 0, true, ""},
+		{"coff.obj", tu, 0, false, ".hip_fatbin"},
+		{"coff-ccob.obj", tu, 0, true, ".hip_fatbin"},
+		{"pe.dll", tu, 0, false, ".hip_fat"},
+		{"pe-ccob.dll", tu, 0, true, ".hip_fat"},
+		{"coff-fat.obj", []string{"host-x86_64-pc-windows-msvc-", "hip-amdgcn-amd-amdhsa--gfx90a", "hip-amdgcn-amd-amdhsa--gfx906"}, 0, false, ""},
 		{"packaged.bin", []string{"hip-amdgcn-amd-amdhsa-gfx90a", "hip-amdgcn-amd-amdhsa-gfx942:sramecc+:xnack-"}, 0, false, "offload binary "},
 	} {
 		t.Run(c.file, func(t *testing.T) {
@@ -169,6 +174,12 @@ func TestRealAgainstReadobj(t *testing.T) {
 		}
 		l := readReal(t, name)
 		var got []string
+		if !strings.HasPrefix(l.Kind, "ELF") {
+			if len(want) > 0 {
+				t.Errorf("%s: llvm-readobj lists entries of a %s", name, l.Kind)
+			}
+			continue // llvm-readobj lists ELF files' .hip_fatbin only
+		}
 		for _, o := range l.Objects {
 			if len(o.Path) == 0 || o.Path[0] != ".hip_fatbin" {
 				continue // llvm-readobj lists .hip_fatbin only
@@ -204,7 +215,7 @@ func TestRealAgainstBundler(t *testing.T) {
 			t.Errorf("%s: %d bytes differ from LLVM's %d", o.Where(), len(got), len(ref))
 		}
 	}
-	for _, c := range []struct{ file, typ string }{{"rdc.o", "o"}, {"kernel.bc", "bc"}, {"kernel.s", "s"}, {"kernel.ll", "ll"}, {"gfx90a-ccob.co", "o"}} {
+	for _, c := range []struct{ file, typ string }{{"rdc.o", "o"}, {"coff-fat.obj", "o"}, {"kernel.bc", "bc"}, {"kernel.s", "s"}, {"kernel.ll", "ll"}, {"gfx90a-ccob.co", "o"}} {
 		l := readReal(t, c.file)
 		for _, o := range l.Objects {
 			if o.Host && c.typ == "o" && o.Compressed == nil {

@@ -18,6 +18,8 @@
 #   newdriver.o newdriver-nonrdc.o omp.o   --offload-new-driver, OpenMP
 #   newdriver-exe                          new driver -fgpu-rdc link
 #   kernel.bc kernel.s kernel.ll           binary / text bundles
+#   coff.obj coff-ccob.obj pe.dll pe-ccob.dll coff-fat.obj
+#                                          COFF objects and PE DLLs
 #   gfx90a.co gfx90a-ccob.co packaged.bin  code object, standalone CCOB,
 #                                          llvm-offload-binary of two images
 #   F.readobj for each output F: the exact stdout of
@@ -197,6 +199,27 @@ else
   rm -f "$out/newdriver-exe" "$out/newdriver-exe.readobj" "$out/newdriver-exe.readobj.err"
 fi
 
+# 14: COFF and PE. clang 22 cannot compile HIP for Windows here (it
+# crashes), so the HIP .hip_fatbin sections of hip-nonrdc.o and
+# hip-nonrdc-ccob.o are put into a small COFF object with llvm-objcopy (a
+# long section name, stored in the string table), and lld-link makes DLLs
+# of them (image section names are cut to 8 characters: ".hip_fat").
+# coff-fat.obj is a fat COFF object made by the bundler (which runs
+# llvm-objcopy for COFF hosts): __CLANG_OFFLOAD_BUNDLE__ sections.
+echo 'int host_function(void) { return 1; }' >host.c
+"$CLANG" --target=x86_64-pc-windows-msvc -c host.c -o host.obj
+"$llvm/llvm-objcopy" --dump-section=.hip_fatbin=fatbin.bin hip-nonrdc.o
+"$llvm/llvm-objcopy" --dump-section=.hip_fatbin=fatbin-ccob.bin hip-nonrdc-ccob.o
+"$llvm/llvm-objcopy" --add-section=.hip_fatbin=fatbin.bin \
+  --set-section-flags=.hip_fatbin=alloc,load,readonly,data,contents host.obj coff.obj
+"$llvm/llvm-objcopy" --add-section=.hip_fatbin=fatbin-ccob.bin \
+  --set-section-flags=.hip_fatbin=alloc,load,readonly,data,contents host.obj coff-ccob.obj
+"$llvm/lld-link" /dll /noentry /nodefaultlib /opt:noref /out:pe.dll coff.obj
+"$llvm/lld-link" /dll /noentry /nodefaultlib /opt:noref /out:pe-ccob.dll coff-ccob.obj
+PATH=$llvm:$PATH "$BUNDLER" -type=o -targets=host-x86_64-pc-windows-msvc,hip-amdgcn-amd-amdhsa--gfx90a,hip-amdgcn-amd-amdhsa--gfx906 \
+  -input=host.obj -input=gfx90a.co -input=gfx942.co -output=coff-fat.obj
+keep coff.obj coff-ccob.obj pe.dll pe-ccob.dll coff-fat.obj
+
 # ccob FILE: one line per "CCOB" magic found in FILE: offset, version,
 # method (1 zstd, 0 zlib), total size (v2 and v3 only), uncompressed size.
 ccob() {
@@ -283,6 +306,16 @@ what[gfx90a.co]='plain AMDGPU code object (ET_DYN, EM_AMDGPU) of k1.hip for gfx9
 how[gfx90a.co]='`clang -x hip --cuda-device-only --no-gpu-bundle-output --offload-arch=gfx90a -c`'
 what[gfx90a-ccob.co]='standalone CCOB (whole file) of a bundle of an empty host entry and gfx90a.co'
 how[gfx90a-ccob.co]='`clang-offload-bundler -type=o -compress -targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--gfx90a -input=/dev/null -input=gfx90a.co`'
+what[coff.obj]='COFF object (x86_64-pc-windows-msvc) with the .hip_fatbin bundle of hip-nonrdc.o (long section name)'
+how[coff.obj]='`llvm-objcopy --add-section=.hip_fatbin=...` into a clang COFF object'
+what[coff-ccob.obj]='COFF object with the compressed .hip_fatbin of hip-nonrdc-ccob.o'
+how[coff-ccob.obj]='as coff.obj'
+what[pe.dll]='PE DLL of coff.obj: section name cut to .hip_fat'
+how[pe.dll]='`lld-link /dll /noentry /nodefaultlib /opt:noref`'
+what[pe-ccob.dll]='PE DLL of coff-ccob.obj'
+how[pe-ccob.dll]='as pe.dll'
+what[coff-fat.obj]='fat COFF object: host.obj plus __CLANG_OFFLOAD_BUNDLE__ sections for gfx90a and gfx906 (the latter holding the gfx942 code object: IDs are labels)'
+how[coff-fat.obj]='`clang-offload-bundler -type=o -targets=host-x86_64-pc-windows-msvc,...` (runs llvm-objcopy)'
 what[packaged.bin]='OffloadBinary file of two images: gfx90a.co (as gfx90a.o: image kind elf) and a gfx942:sramecc+:xnack- code object of k2.hip (as gfx942.co: image kind none)'
 how[packaged.bin]='`llvm-offload-binary -o packaged.bin --image=file=gfx90a.o,triple=amdgcn-amd-amdhsa,arch=gfx90a,kind=hip --image=file=gfx942.co,...,arch=gfx942:sramecc+:xnack-,kind=hip`'
 
@@ -290,7 +323,7 @@ declare -A lister=(
   [rdc.o]=bundler:o [librdc.a]=archive [kernel.bc]=bundler:bc
   [kernel.s]=bundler:s [kernel.ll]=bundler:ll [gfx90a-ccob.co]=bundler:o
   [newdriver.o]=objdump [omp.o]=objdump [packaged.bin]=objdump
-  [gfx90a.co]=self
+  [gfx90a.co]=self [coff-fat.obj]=bundler:o
 )
 
 strip0() { printf '%x' $((16#$1)); }
