@@ -43,6 +43,7 @@ const (
 	CUDAFatBinary    // 0xBA55ED50
 	ClangAST         // "CPCH"
 	WindowsResource
+	DXContainer // "DXBC": a DirectX container
 )
 
 var names = [...]string{
@@ -70,6 +71,7 @@ var names = [...]string{
 	CUDAFatBinary:     "CUDA fat binary",
 	ClangAST:          "clang AST",
 	WindowsResource:   "Windows resource",
+	DXContainer:       "DXContainer",
 }
 
 func (k Kind) String() string {
@@ -82,13 +84,17 @@ func (k Kind) String() string {
 // IsELF reports whether k is any kind of ELF file.
 func (k Kind) IsELF() bool { return k >= ELFRelocatable && k <= ELFOther }
 
-// IsObject reports whether LLVM's createBinary makes an object file of this
-// kind (as opposed to an archive, bitcode or a non-object format): ELF
-// (every e_type), COFF objects and PE images, Mach-O, Wasm, XCOFF and GOFF.
+// IsObject reports whether LLVM 22's createBinary makes an object file of
+// this kind, when the file's structure checks out (as opposed to an
+// archive, bitcode or a non-object format): ELF (every e_type), COFF
+// objects and PE images, Mach-O, Wasm, XCOFF and DXContainer. GOFF is not
+// among them: LLVM 22 identifies it but reads no GOFF file (not even
+// clang-22's own output) as an object ("The file was not recognized as a
+// valid object file").
 func (k Kind) IsObject() bool {
 	switch k {
 	case ELFRelocatable, ELFExecutable, ELFShared, ELFCore, ELFOther,
-		COFFObject, PEExecutable, MachO, Wasm, XCOFF, GOFF:
+		COFFObject, PEExecutable, MachO, Wasm, XCOFF, DXContainer:
 		return true
 	}
 	return false
@@ -109,10 +115,14 @@ const (
 	BigArchiveMagic    = "<bigaf>\n"
 	BitcodeMagic       = "BC\xc0\xde"
 	BitcodeWrapper     = "\xde\xc0\x17\x0b"
-	bigObjClassID      = "\xc7\xa1\xba\xd1\xee\xba\xa9\x4b\xaf\x20\xfa\xf6\x6a\xa4\xdc\xb8"
+	DXContainerMagic   = "DXBC"
 	clGlClassID        = "\x38\xfe\xb3\x0c\xa5\xd9\xab\x4d\xac\x9b\xd6\xb6\x22\x26\x53\xc2"
 	winResMagic        = "\x00\x00\x00\x00\x20\x00\x00\x00\xff\xff\x00\x00\xff\xff\x00\x00"
 )
+
+// BigObjClassID is the class ID at offset 12 of a COFF big-object header
+// (after 00 00 FF FF, a version and a machine).
+const BigObjClassID = "\xc7\xa1\xba\xd1\xee\xba\xa9\x4b\xaf\x20\xfa\xf6\x6a\xa4\xdc\xb8"
 
 // Identify classifies head, the first bytes of a file (at least Len of
 // them when the file has that many). A PE image is recognised only when
@@ -131,7 +141,7 @@ func Identify(head []byte) Kind {
 				return COFFImportLibrary
 			}
 			switch s[12:28] {
-			case bigObjClassID:
+			case BigObjClassID:
 				return COFFObject
 			case clGlClassID:
 				return COFFClGlObject
@@ -182,8 +192,14 @@ func Identify(head []byte) Kind {
 			return ClangAST
 		}
 	case '_':
-		if has(BundleMagic) {
+		// LLVM compares sizeof("__CLANG_OFFLOAD_BUNDLE__"), its NUL
+		// included, with the size: the magic alone is not a bundle.
+		if has(BundleMagic) && len(head) > len(BundleMagic) {
 			return OffloadBundle
+		}
+	case 'D':
+		if has(DXContainerMagic) {
+			return DXContainer
 		}
 	case '!':
 		if has(ArchiveMagic) || has(ThinArchiveMagic) {
@@ -215,16 +231,15 @@ func Identify(head []byte) Kind {
 			return ELFOther
 		}
 	case 0xca:
-		// Mach-O universal binaries share their magic with Java class
-		// files; LLVM tells them apart by the architecture count.
-		if has("\xca\xfe\xba\xbe") && len(head) >= 8 && head[4] == 0 && head[5] == 0 && head[6] == 0 && head[7] > 0 && head[7] < 43 {
-			return MachOUniversal
-		}
-		if has("\xca\xfe\xba\xbf") {
+		// Mach-O universal binaries (32- and 64-bit) share their magic
+		// with Java class files; LLVM tells them apart by the low byte of
+		// the architecture count alone, as a signed char: below 43
+		// (which takes in 0 and 0x80-0xFF).
+		if (has("\xca\xfe\xba\xbe") || has("\xca\xfe\xba\xbf")) && len(head) >= 8 && int8(head[7]) < 43 {
 			return MachOUniversal
 		}
 	case 0xfe, 0xce, 0xcf:
-		if has("\xfe\xed\xfa\xce") || has("\xfe\xed\xfa\xcf") || has("\xce\xfa\xed\xfe") || has("\xcf\xfa\xed\xfe") {
+		if machOFileType(head) != 0 {
 			return MachO
 		}
 	case 'M':
@@ -242,6 +257,60 @@ func Identify(head []byte) Kind {
 		return CUDAFatBinary
 	}
 	return Unknown
+}
+
+// machOFileType returns the file type of a thin Mach-O header (1 for an
+// object, 2 for an executable, ... 12 for a file set), or 0 when head is
+// not a Mach-O file to LLVM 22: no Mach-O magic, a head shorter than the
+// header (28 bytes, 32 for 64-bit), or a file type outside 1-12.
+//
+// LLVM assembles the big-endian file type as
+// b[12]<<24 | b[13]<<12 | b[14]<<8 | b[15] from signed chars into a
+// uint16 (the little-endian one likewise from b[15] down to b[12]): only
+// the low nibble of the second byte counts, the first not at all, and a
+// last byte of 0x80 or more sets the upper eight bits. This reproduces it.
+func machOFileType(head []byte) int {
+	if len(head) < 4 {
+		return 0
+	}
+	var b1, b2, b3 byte // the file type's bytes but the most significant
+	switch string(head[:4]) {
+	case "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf":
+		if len(head) < machOHeaderSize(head[3]) {
+			return 0
+		}
+		b1, b2, b3 = head[13], head[14], head[15]
+	case "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe":
+		if len(head) < machOHeaderSize(head[0]) {
+			return 0
+		}
+		b1, b2, b3 = head[14], head[13], head[12]
+	default:
+		return 0
+	}
+	t := uint16(int32(int8(b1))<<12) | uint16(int32(int8(b2))<<8) | uint16(int32(int8(b3)))
+	if t >= 1 && t <= 12 {
+		return int(t)
+	}
+	return 0
+}
+
+// machOHeaderSize is the size of a Mach-O header whose magic ends (or, byte
+// swapped, starts) with c: 0xce for 32-bit, 0xcf for 64-bit.
+func machOHeaderSize(c byte) int {
+	if c == 0xce {
+		return 28
+	}
+	return 32
+}
+
+// IsBigObj reports whether head starts with a COFF big-object header's
+// identification: 00 00 FF FF and, at offset 12, BigObjClassID. LLVM reads
+// such a file as a big object only if it is also at least 56 bytes long
+// and of version 2 or more; otherwise as a COFF object with the section
+// count 0xFFFF of an import library's header, that is without sections.
+func IsBigObj(head []byte) bool {
+	return len(head) >= 28 && string(head[:4]) == "\x00\x00\xff\xff" && string(head[12:28]) == BigObjClassID
 }
 
 // isCOFFMachine reports whether a file starting with b0 b1 is a COFF object
@@ -267,23 +336,19 @@ func isCOFFMachine(b0, b1 byte) bool {
 // bytes and, for an MS-DOS stub, the PE signature it points to.
 func IdentifyReader(r io.ReaderAt, size int64) (Kind, error) {
 	var buf [Len]byte
-	n := int(min(size, Len))
-	if n < 0 {
-		n = 0
-	}
-	if _, err := r.ReadAt(buf[:n], 0); err != nil && !(err == io.EOF && n == 0) {
+	head := buf[:max(0, min(size, Len))]
+	if err := readFull(r, head, 0); err != nil {
 		return Unknown, err
 	}
-	head := buf[:n]
 	k := Identify(head)
-	if k == Unknown && n >= 2 && head[0] == 'M' && head[1] == 'Z' && size >= 0x40 {
+	if k == Unknown && len(head) >= 2 && head[0] == 'M' && head[1] == 'Z' && size >= 0x40 {
 		var p [4]byte
-		if _, err := r.ReadAt(p[:], 0x3c); err != nil {
+		if err := readFull(r, p[:], 0x3c); err != nil {
 			return Unknown, err
 		}
 		off := int64(binary.LittleEndian.Uint32(p[:]))
 		if off+4 <= size {
-			if _, err := r.ReadAt(p[:], off); err != nil {
+			if err := readFull(r, p[:], off); err != nil {
 				return Unknown, err
 			}
 			if string(p[:]) == "PE\x00\x00" {
@@ -292,4 +357,18 @@ func IdentifyReader(r io.ReaderAt, size int64) (Kind, error) {
 		}
 	}
 	return k, nil
+}
+
+// readFull fills b from r at off. A reader may return io.EOF along with the
+// last bytes of its input (io.ReaderAt allows it): that is no error here; a
+// short read is.
+func readFull(r io.ReaderAt, b []byte, off int64) error {
+	n, err := r.ReadAt(b, off)
+	switch {
+	case n == len(b):
+		return nil
+	case err == nil || err == io.EOF:
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
