@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // FileType is what LLVM 22's identify_magic makes of an input, reduced to
@@ -36,74 +38,29 @@ func (t FileType) String() string {
 }
 
 // IdentifyLen is how many leading bytes Identify needs at most.
-const IdentifyLen = 28
+const IdentifyLen = magic.Len
 
-// Identify classifies a file by its first bytes as LLVM 22 does for the
-// offload tools: OffloadBinary magic, bitcode (raw or wrapped), archives
-// (GNU/BSD "!<arch>\n", thin "!<thin>\n", AIX big "<bigaf>\n"), ELF
-// relocatable, executable or shared objects (not core files), and COFF
-// objects by machine type, including the unknown machine 0 ("00 00" not
-// followed by "FF FF"), and COFF bigobj objects. Anything shorter than 4
-// bytes is unknown.
+// Identify classifies a file by its first bytes as LLVM 22's
+// extractOffloadBinaries does, through identify_magic (package magic):
+// OffloadBinary magic, bitcode (raw or wrapped), archives (GNU/BSD
+// "!<arch>\n", thin "!<thin>\n", AIX big "<bigaf>\n"), ELF relocatable,
+// executable or shared objects (not core files nor other types), and COFF
+// objects (not PE images, import libraries or /GL objects). Anything else,
+// and anything shorter than 4 bytes, is unknown.
 func Identify(head []byte) FileType {
-	if len(head) < 4 {
-		return TypeUnknown
-	}
-	switch {
-	case [4]byte(head[:4]) == Magic:
+	switch k := magic.Identify(head); k {
+	case magic.OffloadBinary:
 		return TypeOffloadBinary
-	case IsBitcode(head):
+	case magic.Bitcode:
 		return TypeBitcode
-	case len(head) >= 8 && (string(head[:8]) == "!<arch>\n" || string(head[:8]) == "!<thin>\n" || string(head[:8]) == "<bigaf>\n"):
+	case magic.Archive:
 		return TypeArchive
-	case string(head[:4]) == "\x7fELF":
-		if len(head) < 18 {
-			return TypeUnknown
-		}
-		hi, lo := head[17], head[16]
-		if head[5] == 2 {
-			hi, lo = lo, hi
-		}
-		if hi == 0 && lo >= 1 && lo <= 3 {
-			return TypeELF
-		}
-		return TypeUnknown
-	}
-	if isCOFFMachine(head[0], head[1]) || head[0] == 0 && head[1] == 0 && !(head[2] == 0xff && head[3] == 0xff) {
+	case magic.ELFRelocatable, magic.ELFExecutable, magic.ELFShared:
+		return TypeELF
+	case magic.COFFObject:
 		return TypeCOFF
 	}
-	if isBigObj(head) {
-		return TypeCOFF
-	}
-	// Other "00 00 FF FF" files are import libraries (or /GL objects):
-	// nothing to extract.
 	return TypeUnknown
-}
-
-// bigObjMagic is the class ID of a COFF "bigobj" object (more than 65279
-// sections), at offset 12 of its 56-byte header.
-var bigObjMagic = [16]byte{0xc7, 0xa1, 0xba, 0xd1, 0xee, 0xba, 0xa9, 0x4b, 0xaf, 0x20, 0xfa, 0xf6, 0x6a, 0xa4, 0xdc, 0xb8}
-
-func isBigObj(head []byte) bool {
-	return len(head) >= 28 && head[0] == 0 && head[1] == 0 && head[2] == 0xff && head[3] == 0xff &&
-		[16]byte(head[12:28]) == bigObjMagic
-}
-
-// isCOFFMachine reports whether the first two bytes are a COFF machine type
-// that LLVM 22 recognises as an object file (established by probing the
-// 22.1.8 binary).
-func isCOFFMachine(b0, b1 byte) bool {
-	switch b0 {
-	case 0x4c, 0x50, 0x66, 0x83, 0x84, 0xc4, 0xf0: // i386, mc68k?, MIPS R4000, Alpha, Alpha64, ARMNT, PowerPC
-		return b1 == 0x01 || b1 == 0x02
-	case 0x68, 0x90:
-		return b1 == 0x02
-	case 0x64: // x86-64, ARM64
-		return b1 == 0x86 || b1 == 0xaa
-	case 0x41, 0x4e: // ARM64EC, ARM64X
-		return b1 == 0xa6
-	}
-	return false
 }
 
 // Found is one image found in an input.

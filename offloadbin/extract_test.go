@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/goffload/goffload/magic"
 )
 
 func extractFile(t *testing.T, name string) ([]Found, error) {
@@ -111,6 +113,17 @@ func TestIdentify(t *testing.T) {
 		{"\x00\x02\x00\x00", TypeUnknown},
 		{"MZ\x90\x00", TypeUnknown},
 		{"\xcf\xfa\xed\xfe", TypeUnknown},
+		// COFF machines as LLVM 22 identifies them (magic.Identify).
+		{"\xf0\x01\x00\x00", TypeCOFF}, // PowerPC
+		{"\x66\x01\x00\x00", TypeCOFF}, // MIPS R4000
+		{"\x83\x02\x00\x00", TypeCOFF},
+		{"\x50\x01\x00\x00", TypeCOFF},
+		{"\xc0\x01\x00\x00", TypeUnknown}, // ARM
+		{"\xc2\x01\x00\x00", TypeUnknown}, // Thumb
+		{"\x69\x01\x00\x00", TypeUnknown}, // WCE MIPS v2
+		{"\x00\x00\xff\xff\x02\x00\x64\x86\x00\x00\x00\x00" + magic.BigObjClassID, TypeCOFF},
+		{"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x05\x00", TypeUnknown},
+		{"__CLANG_OFFLOAD_BUNDLE__\x01", TypeUnknown},
 	}
 	for _, tt := range tests {
 		if got := Identify([]byte(tt.head)); got != tt.want {

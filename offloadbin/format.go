@@ -18,6 +18,8 @@ package offloadbin
 //	  when it is non-zero, everything after the header is zlib or zstd
 //	  compressed.
 
+import "github.com/goffload/goffload/magic"
+
 // Magic is the first four bytes of every OffloadBinary.
 var Magic = [4]byte{0x10, 0xFF, 0x10, 0xAD}
 
@@ -171,9 +173,4 @@ func (k OffloadKind) String() string {
 
 // IsBitcode reports whether b starts with LLVM bitcode magic ("BC\xC0\xDE")
 // or the bitcode wrapper magic (DE C0 17 0B).
-func IsBitcode(b []byte) bool {
-	if len(b) < 4 {
-		return false
-	}
-	return string(b[:4]) == "BC\xC0\xDE" || string(b[:4]) == "\xDE\xC0\x17\x0B"
-}
+func IsBitcode(b []byte) bool { return magic.Identify(b) == magic.Bitcode }

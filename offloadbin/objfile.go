@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // Minimal ELF and COFF section walkers: just enough to find offloading
@@ -143,13 +145,13 @@ func coffOffloadSections(r io.ReaderAt, size int64) ([]section, error) {
 	optSize := int64(le.Uint16(fh[16:]))
 	secTab := 20 + optSize
 	symSize := int64(18)
-	var magic [28]byte
-	if size >= int64(len(magic)) {
-		if _, err := readFull(r, magic[:], 0); err != nil {
+	var head [28]byte
+	if size >= int64(len(head)) {
+		if _, err := readFull(r, head[:], 0); err != nil {
 			return nil, err
 		}
 	}
-	if isBigObj(magic[:]) {
+	if magic.IsBigObj(head[:]) {
 		// The 56-byte bigobj header: 32-bit section count, no optional
 		// header, 20-byte symbol records.
 		// LLVM reads a file too short for it, or of version 0 or 1, as a

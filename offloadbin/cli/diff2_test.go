@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -108,6 +109,13 @@ func TestDiffHostileObjects(t *testing.T) {
 	rows["bigobj no class ID"] = append(append(bytes.Clone(big[:12]), make([]byte, 16)...), big[28:]...)
 	rows["bigobj sections past end"] = p32(big, 44, 1000)
 	rows["bigobj machine arm64"] = p16(big, 6, 0xaa64)
+	// COFF machines: LLVM 22's identify_magic takes some for objects (and
+	// extracts their .llvm.offloading sections), not others that Microsoft
+	// defines (nothing is extracted).
+	for _, m := range []uint16{0x01f0, 0x01f1, 0x0166, 0x0266, 0x0150, 0x0250, 0x0183, 0x0284, 0x0290, 0x0268, 0x01c4,
+		0x0000, 0x01c0, 0x01c2, 0x0200, 0x0169, 0x0190, 0x0168, 0x01a2, 0x5064, 0xaa64} {
+		rows[fmt.Sprintf("coff machine %#04x", m)] = p16(win, 0, m)
+	}
 	var cases []difftest.Case
 	for name, data := range rows {
 		cases = append(cases, difftest.Case{Name: name, Files: map[string][]byte{"in.o": data},
