@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // COFF objects (and "bigobj" COFF objects) as LLVM 22's archive writer
@@ -32,13 +34,6 @@ import (
 
 var errCOFFStringTableEmpty = errors.New("string table empty")
 
-// bigObjClassID is the class ID at offset 12 of a COFF bigobj header.
-var bigObjClassID = [16]byte{0xc7, 0xa1, 0xba, 0xd1, 0xee, 0xba, 0xa9, 0x4b, 0xaf, 0x20, 0xfa, 0xf6, 0x6a, 0xa4, 0xdc, 0xb8}
-
-func isBigObj(b []byte) bool {
-	return len(b) >= 28 && b[0] == 0 && b[1] == 0 && b[2] == 0xff && b[3] == 0xff && [16]byte(b[12:28]) == bigObjClassID
-}
-
 // coffSymbols returns the archive symbols of a COFF object.
 func coffSymbols(r io.ReaderAt, size int64) ([]string, error) {
 	le := binary.LittleEndian
@@ -48,7 +43,7 @@ func coffSymbols(r io.ReaderAt, size int64) ([]string, error) {
 		nsec, symPtr, nsym int64
 		secTab, recSize    int64
 	)
-	if isBigObj(h[:n]) {
+	if magic.IsBigObj(h[:n]) {
 		// Too short for the bigobj header, or of version 0 or 1: LLVM reads
 		// an object without sections or symbols.
 		if n < 56 || le.Uint16(h[4:]) < 2 {

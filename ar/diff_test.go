@@ -165,8 +165,9 @@ func TestCorruptELFAgainstLLVM(t *testing.T) {
 }
 
 // TestNonELFMembersAgainstLLVM covers members that are not ELF: COFF-like
-// blobs (which LLVM reads as COFF), text, empty files, nested archives and
-// malformed ELF headers.
+// blobs (which LLVM reads as COFF), COFF headers of many machines, text,
+// empty files, nested archives, GOFF, Mach-O-like headers and malformed ELF
+// headers.
 func TestNonELFMembersAgainstLLVM(t *testing.T) {
 	llvmref.Need(t, "llvm-ar")
 	coff := func(machine, nsec uint16, symPtr, nsym uint32, opt uint16, extra int) []byte {
@@ -197,6 +198,21 @@ func TestNonELFMembersAgainstLLVM(t *testing.T) {
 		{"elf-baddata", []byte("\x7fELF\x02\x07\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00")},
 		{"elf-header-cut", append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 30)...)},
 		{"nested", []byte("!<arch>\n")},
+		// LLVM 22 identifies GOFF as a symbolic file but reads none.
+		{"goff", append([]byte("\x03\xf0\x00"), make([]byte, 77)...)},
+		// Mach-O of file type 0 and a Java-class-like universal header are
+		// not symbolic files to LLVM 22.
+		{"macho-type0", append([]byte("\xcf\xfa\xed\xfe"), make([]byte, 28)...)},
+		{"universal-0x80", append([]byte("\xca\xfe\xba\xbe\x00\x00\x00\x80"), make([]byte, 40)...)},
+	}
+	// COFF headers of every machine LLVM 22's identify_magic takes for an
+	// object, and of machines Microsoft defines that it does not: only the
+	// former make llvm-ar write a symbol table.
+	for _, m := range []uint16{0x14c, 0x24c, 0x1c4, 0x2c4, 0x1f0, 0x2f0, 0x183, 0x283, 0x184, 0x284, 0x166, 0x266,
+		0x150, 0x250, 0x290, 0x268, 0x8664, 0xaa64, 0xa641, 0xa64e,
+		0x1c0, 0x1c2, 0x200, 0x169, 0x366, 0x466, 0x1f1, 0x1a2, 0x1a3, 0x1a6, 0x1a8, 0x5032, 0x5064, 0x5128,
+		0xebc, 0x9041, 0xc0ee, 0x3a64, 0x190, 0x168, 0x14d, 0x8664 ^ 0x0100} {
+		cases = append(cases, file{fmt.Sprintf("coff-%04x", m), coff(m, 0, 0, 0, 0, 0)})
 	}
 	for _, c := range cases {
 		w, se := llvmAr(t, []file{c})

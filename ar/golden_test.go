@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/magic"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/golden/*.a with llvm-ar 22")
@@ -81,7 +82,7 @@ func (c goldenCase) options() []WriteOption {
 
 func hasBitcode(fs []file) bool {
 	for _, f := range fs {
-		if k, _ := classify(f.data); k == objBitcode {
+		if magic.Identify(f.data) == magic.Bitcode {
 			return true
 		}
 	}
