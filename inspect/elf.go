@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"debug/elf"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -195,9 +194,14 @@ func (w *walker) wrappers(f *elf.File, r io.ReaderAt, size int64, s *elf.Section
 			wr.Address = a
 		}
 		m := bo.Uint32(buf[0:])
-		var mb [4]byte
-		binary.BigEndian.PutUint32(mb[:], m)
-		wr.Magic = string(mb[:])
+		switch m {
+		case magicHIPF:
+			wr.Magic = "HIPF"
+		case magicHIPK:
+			wr.Magic = "HIPK"
+		default:
+			wr.Magic = fmt.Sprintf("%#08x", m)
+		}
 		switch {
 		case m == magicHIPK:
 			wr.Note = "kpack: code objects live in a KPAK archive"
