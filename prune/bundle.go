@@ -1,0 +1,197 @@
+package prune
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/textfmt"
+)
+
+// maxInflated bounds the bundle a CCOB may inflate to for a rewrite: the
+// bundle is rebuilt in memory before it is compressed again.
+const maxInflated = 4 << 30
+
+// bundleAlign returns the alignment the entries of a bundle were written
+// with: the largest power of two up to 4096 that every non-empty payload
+// offset is a multiple of.
+func bundleAlign(entries []binfmt.Entry) uint64 {
+	a := uint64(4096)
+	for _, e := range entries {
+		if e.Size == 0 {
+			continue
+		}
+		for a > 1 && uint64(e.Offset)%a != 0 {
+			a /= 2
+		}
+	}
+	return a
+}
+
+// binaryBundleEnd returns where a binary bundle at r[0:n] ends: after its
+// entry table and its last payload.
+func binaryBundleEnd(r io.ReaderAt, n int64) (int64, error) {
+	entries, err := binfmt.ReadEntries(r, n)
+	if err != nil {
+		return 0, err
+	}
+	if len(entries) == 0 {
+		return 0, refuse("a bundle with no readable entry")
+	}
+	end := int64(32)
+	for _, e := range entries {
+		end = max(end, e.Offset+e.Size)
+	}
+	return end, nil
+}
+
+// rewriteBinary writes a binary bundle (r[0:n]) with the entries s keeps,
+// in their order, aligned as they were. A bundle that loses nothing is
+// copied as it was.
+func (s *selector) rewriteBinary(w io.Writer, r io.ReaderAt, n int64, where string) error {
+	entries, err := binfmt.ReadEntries(r, n)
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	if len(entries) == 0 {
+		return refuse("%s: a bundle with no readable entry", where)
+	}
+	actions := make([]string, len(entries))
+	changed := false
+	for i, e := range entries {
+		tid, host := targetOf(e.ID)
+		actions[i] = s.decide(e.ID, tid, host)
+		changed = changed || actions[i] == Dropped || actions[i] == Replaced
+	}
+	var src []binfmt.Source
+	for i, e := range entries {
+		switch actions[i] {
+		case Dropped:
+			s.record(where, e.ID, e.Size, 0, actions[i])
+			continue
+		case Replaced:
+			rep := s.opts.Replace
+			src = append(src, binfmt.Source{ID: e.ID, R: io.NewSectionReader(rep.Data, 0, rep.Size), Size: rep.Size})
+			s.record(where, e.ID, e.Size, rep.Size, actions[i])
+			continue
+		}
+		src = append(src, binfmt.Source{ID: e.ID, R: e.Open(r), Size: e.Size})
+		s.record(where, e.ID, e.Size, e.Size, actions[i])
+	}
+	if !changed {
+		_, err := io.Copy(w, io.NewSectionReader(r, 0, n))
+		return err
+	}
+	return binfmt.Write(w, src, bundleAlign(entries))
+}
+
+// rewriteCCOB writes the CCOB at r[0:n] again: inflated, rewritten and
+// compressed with the same version and method.
+func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string) (int64, error) {
+	cr := compress.NewReader(r, n)
+	m, err := cr.Next()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", where, err)
+	}
+	if m.UncompressedSize > maxInflated {
+		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite holds in memory", where, m.UncompressedSize, int64(maxInflated))
+	}
+	var raw bytes.Buffer
+	raw.Grow(int(m.UncompressedSize))
+	if _, err := raw.ReadFrom(hashTolerant{cr}); err != nil {
+		return 0, fmt.Errorf("%s: inflating: %w", where, err)
+	}
+	end := m.End()
+	data := raw.Bytes()
+	where = fmt.Sprintf("%s (CCOB v%d %s)", where, m.Version, m.Method)
+	var out bytes.Buffer
+	if magic.Identify(data) != magic.OffloadBundle {
+		return 0, refuse("%s: the compressed payload is not a bundle", where)
+	}
+	before := len(s.report.Decisions)
+	if err := s.rewriteBinary(&out, bytes.NewReader(data), int64(len(data)), where); err != nil {
+		return 0, err
+	}
+	if !changedSince(s.report.Decisions[before:]) {
+		// Nothing dropped: the CCOB is copied as it was.
+		_, err := io.Copy(w, io.NewSectionReader(r, 0, end))
+		return end, err
+	}
+	opt := compress.Options{Version: m.Version, Zlib: m.Method == compress.Zlib, Level: s.opts.Level}
+	if opt.Zlib && opt.Level == 0 {
+		opt.Level = compress.ZlibDefaultLevel
+	}
+	if _, err := compress.Compress(w, out.Bytes(), opt); err != nil {
+		return 0, fmt.Errorf("%s: compressing: %w", where, err)
+	}
+	return end, nil
+}
+
+type hashTolerant struct{ r io.Reader }
+
+func (h hashTolerant) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if _, ok := err.(*compress.HashMismatchError); ok {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// rewriteText rewrites a text bundle held in data.
+func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
+	comment, ok := textComment(data)
+	if !ok {
+		return refuse("%s: no text bundle marker", where)
+	}
+	tr := textfmt.NewReader(data, comment)
+	var src []textfmt.Source
+	for {
+		id, ok := tr.Next()
+		if !ok {
+			break
+		}
+		payload, err := tr.Payload()
+		if err != nil {
+			return fmt.Errorf("%s: entry %s: %w", where, id, err)
+		}
+		tid, host := targetOf(id)
+		action := s.decide(id, tid, host)
+		n := int64(len(payload))
+		switch action {
+		case Dropped:
+			s.record(where, id, n, 0, action)
+			continue
+		case Replaced:
+			rep := s.opts.Replace
+			src = append(src, textfmt.Source{ID: id, R: io.NewSectionReader(rep.Data, 0, rep.Size)})
+			s.record(where, id, n, rep.Size, action)
+			continue
+		}
+		src = append(src, textfmt.Source{ID: id, R: bytes.NewReader(payload)})
+		s.record(where, id, n, n, action)
+	}
+	return textfmt.Write(w, comment, src)
+}
+
+// textComment finds the comment string of a text bundle's first START line.
+func textComment(data []byte) (string, bool) {
+	marker := []byte(" " + magic.BundleMagic + "__START__ ")
+	i := bytes.Index(data, marker)
+	if i < 0 {
+		return "", false
+	}
+	j := bytes.LastIndexByte(data[:i], '\n')
+	return string(data[j+1 : i]), j+1 < i
+}
+
+func changedSince(ds []Decision) bool {
+	for _, d := range ds {
+		if d.Action == Dropped || d.Action == Replaced {
+			return true
+		}
+	}
+	return false
+}

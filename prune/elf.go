@@ -1,0 +1,319 @@
+package prune
+
+import (
+	"encoding/binary"
+	"io"
+)
+
+// ELF64 little-endian layout: the only kind rewritten (x86-64, AArch64).
+const (
+	ehdrSize  = 64
+	phdrSize  = 56
+	shdrSize  = 64
+	symSize   = 24
+	relaSize  = 24
+	ptLoad    = 1
+	ptPhdr    = 6
+	shtNobits = 8
+	shtRela   = 4
+	shtRel    = 9
+	shtSymtab = 2
+	shtDynsym = 11
+	shtRelr   = 19
+	etRel     = 1
+	etExec    = 2
+	etDyn     = 3
+	emX86_64  = 62
+	emAArch64 = 183
+)
+
+var le = binary.LittleEndian
+
+type phdr struct {
+	typ, flags                              uint32
+	off, vaddr, paddr, filesz, memsz, align uint64
+}
+
+type shdr struct {
+	name                   string
+	nameOff, typ           uint32
+	flags, addr, off, size uint64
+	link, info             uint32
+	align, entsize         uint64
+}
+
+type elfFile struct {
+	r            io.ReaderAt
+	size         int64
+	ehdr         [ehdrSize]byte
+	typ, machine uint16
+	phoff, shoff uint64
+	phdrs        []phdr
+	shdrs        []shdr
+}
+
+func (f *elfFile) read(off, n uint64, what string) ([]byte, error) {
+	if off > uint64(f.size) || n > uint64(f.size)-off {
+		return nil, refuse("%s (offset %d, %d bytes) lies past the end of the file (%d bytes)", what, off, n, f.size)
+	}
+	b := make([]byte, n)
+	if _, err := f.r.ReadAt(b, int64(off)); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// parseELF reads the headers of an ELF64 little-endian file of the kinds
+// this package rewrites.
+func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
+	f := &elfFile{r: r, size: size}
+	if size < ehdrSize {
+		return nil, refuse("ELF header cut short")
+	}
+	if _, err := r.ReadAt(f.ehdr[:], 0); err != nil {
+		return nil, err
+	}
+	e := f.ehdr[:]
+	if e[4] != 2 || e[5] != 1 {
+		return nil, refuse("only 64-bit little-endian ELF files are rewritten (class %d, data %d)", e[4], e[5])
+	}
+	f.typ, f.machine = le.Uint16(e[16:]), le.Uint16(e[18:])
+	if f.machine != emX86_64 && f.machine != emAArch64 {
+		return nil, refuse("ELF machine %d: only x86-64 and AArch64 files are rewritten", f.machine)
+	}
+	f.phoff, f.shoff = le.Uint64(e[32:]), le.Uint64(e[40:])
+	phnum, shnum, shstrndx := uint64(le.Uint16(e[56:])), uint64(le.Uint16(e[60:])), le.Uint16(e[62:])
+	if phnum > 0 && le.Uint16(e[54:]) != phdrSize || shnum > 0 && le.Uint16(e[58:]) != shdrSize {
+		return nil, refuse("unusual program or section header entry size")
+	}
+	if f.shoff == 0 || shnum == 0 {
+		return nil, refuse("the file has no section headers (stripped): the device code cannot be located safely")
+	}
+	if shstrndx == 0xffff || uint64(shstrndx) >= shnum {
+		return nil, refuse("extended section numbering is not supported")
+	}
+	ph, err := f.read(f.phoff, phnum*phdrSize, "program header table")
+	if err != nil {
+		return nil, err
+	}
+	for i := uint64(0); i < phnum; i++ {
+		b := ph[i*phdrSize:]
+		f.phdrs = append(f.phdrs, phdr{le.Uint32(b), le.Uint32(b[4:]), le.Uint64(b[8:]), le.Uint64(b[16:]),
+			le.Uint64(b[24:]), le.Uint64(b[32:]), le.Uint64(b[40:]), le.Uint64(b[48:])})
+	}
+	sh, err := f.read(f.shoff, shnum*shdrSize, "section header table")
+	if err != nil {
+		return nil, err
+	}
+	for i := uint64(0); i < shnum; i++ {
+		b := sh[i*shdrSize:]
+		s := shdr{nameOff: le.Uint32(b), typ: le.Uint32(b[4:]), flags: le.Uint64(b[8:]), addr: le.Uint64(b[16:]),
+			off: le.Uint64(b[24:]), size: le.Uint64(b[32:]), link: le.Uint32(b[40:]), info: le.Uint32(b[44:]),
+			align: le.Uint64(b[48:]), entsize: le.Uint64(b[56:])}
+		if s.typ != shtNobits && s.size > 0 && (s.off > uint64(size) || s.size > uint64(size)-s.off) {
+			return nil, refuse("section %d lies past the end of the file", i)
+		}
+		f.shdrs = append(f.shdrs, s)
+	}
+	strtab := f.shdrs[shstrndx]
+	names, err := f.read(strtab.off, strtab.size, "section name table")
+	if err != nil {
+		return nil, err
+	}
+	for i := range f.shdrs {
+		o := f.shdrs[i].nameOff
+		if uint64(o) < uint64(len(names)) {
+			n := names[o:]
+			if j := indexByte(n, 0); j >= 0 {
+				n = n[:j]
+			}
+			f.shdrs[i].name = string(n)
+		}
+	}
+	return f, nil
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func (f *elfFile) section(name string) (int, *shdr) {
+	idx, n := -1, 0
+	for i := range f.shdrs {
+		if f.shdrs[i].name == name {
+			idx = i
+			n++
+		}
+	}
+	if n != 1 {
+		return -1, nil
+	}
+	return idx, &f.shdrs[idx]
+}
+
+func encodePhdr(b []byte, p phdr) {
+	le.PutUint32(b, p.typ)
+	le.PutUint32(b[4:], p.flags)
+	le.PutUint64(b[8:], p.off)
+	le.PutUint64(b[16:], p.vaddr)
+	le.PutUint64(b[24:], p.paddr)
+	le.PutUint64(b[32:], p.filesz)
+	le.PutUint64(b[40:], p.memsz)
+	le.PutUint64(b[48:], p.align)
+}
+
+func encodeShdr(b []byte, s shdr) {
+	le.PutUint32(b, s.nameOff)
+	le.PutUint32(b[4:], s.typ)
+	le.PutUint64(b[8:], s.flags)
+	le.PutUint64(b[16:], s.addr)
+	le.PutUint64(b[24:], s.off)
+	le.PutUint64(b[32:], s.size)
+	le.PutUint32(b[40:], s.link)
+	le.PutUint32(b[44:], s.info)
+	le.PutUint64(b[48:], s.align)
+	le.PutUint64(b[56:], s.entsize)
+}
+
+// A patch is bytes to write at an offset of the input, moved to the output.
+type patch struct {
+	off  uint64 // input offset
+	data []byte
+}
+
+// pointers finds every pointer to a bundle start in a linked file: the
+// .hipFatBinSegment wrappers (in place, and as the addends of RELATIVE
+// relocations), other RELATIVE relocations and symbols. starts maps a
+// bundle's old address to its index. It refuses anything pointing into
+// .hip_fatbin that is not a bundle start.
+type pointer struct {
+	off    uint64 // input offset of the 8-byte field
+	bundle int
+}
+
+func relativeType(machine uint16) uint32 {
+	if machine == emAArch64 {
+		return 1027
+	}
+	return 8
+}
+
+func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]pointer, error) {
+	lo, hi := fat.addr, fat.addr+fat.size
+	var ptrs []pointer
+	inFat := func(v uint64) bool { return v >= lo && v < hi }
+	// Where each mapped address lives in the file, for in-place fields.
+	fileOf := func(addr uint64) (uint64, bool) {
+		for _, s := range f.shdrs {
+			if s.typ != shtNobits && s.addr != 0 && addr >= s.addr && addr+8 <= s.addr+s.size {
+				return s.off + (addr - s.addr), true
+			}
+		}
+		return 0, false
+	}
+	relocated := map[uint64]bool{} // places with a RELATIVE relocation
+	toBundle := map[uint64]bool{}  // places whose RELATIVE addend is a bundle start
+	for i, s := range f.shdrs {
+		switch s.typ {
+		case shtRelr:
+			return nil, refuse("packed relative relocations (%s) are not rewritten", s.name)
+		case shtRel:
+			if s.size > 0 {
+				return nil, refuse("REL relocations (%s) are not rewritten", s.name)
+			}
+		case shtRela:
+			if f.typ == etRel {
+				continue
+			}
+			data, err := f.read(s.off, s.size, s.name)
+			if err != nil {
+				return nil, err
+			}
+			for j := 0; j+relaSize <= len(data); j += relaSize {
+				place, info, addend := le.Uint64(data[j:]), le.Uint64(data[j+8:]), le.Uint64(data[j+16:])
+				if uint32(info) != relativeType(f.machine) {
+					continue
+				}
+				relocated[place] = true
+				if !inFat(addend) {
+					continue
+				}
+				b, ok := starts[addend]
+				if !ok {
+					return nil, refuse("relocation %d of %s points into .hip_fatbin at %#x, not at a bundle start", j/relaSize, s.name, addend)
+				}
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b})
+				toBundle[place] = true
+				if fo, ok := fileOf(place); ok {
+					if v, err := f.read(fo, 8, "relocated field"); err == nil && le.Uint64(v) == addend {
+						ptrs = append(ptrs, pointer{fo, b}) // written in place too (GNU ld)
+					}
+				}
+			}
+		case shtSymtab, shtDynsym:
+			data, err := f.read(s.off, s.size, s.name)
+			if err != nil {
+				return nil, err
+			}
+			for j := 0; j+symSize <= len(data); j += symSize {
+				v := le.Uint64(data[j+8:])
+				shndx := int(le.Uint16(data[j+6:]))
+				if shndx != fatIdx || !inFat(v) && v != hi {
+					continue
+				}
+				b, ok := starts[v]
+				if !ok {
+					return nil, refuse("symbol %d of %s (section %d) points into .hip_fatbin at %#x, not at a bundle start", j/symSize, s.name, i, v)
+				}
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b})
+			}
+		}
+	}
+	// The wrappers: each must point at a bundle start, in place or by a
+	// RELATIVE relocation.
+	_, seg := f.section(".hipFatBinSegment")
+	if seg == nil {
+		return nil, refuse("no (single) .hipFatBinSegment section: the pointers to the bundles cannot be accounted for")
+	}
+	data, err := f.read(seg.off, seg.size, ".hipFatBinSegment")
+	if err != nil {
+		return nil, err
+	}
+	if len(data)%24 != 0 || len(data) == 0 {
+		return nil, refuse(".hipFatBinSegment is %d bytes, not a whole number of 24-byte wrappers", len(data))
+	}
+	for j := 0; j < len(data); j += 24 {
+		switch m := le.Uint32(data[j:]); m {
+		case 0x48495046: // HIPF
+		case 0x4B504948:
+			return nil, refuse("kpack'd binary (HIPK wrapper): its code objects live in KPAK archives")
+		default:
+			return nil, refuse("wrapper %d has magic %#x, not HIPF", j/24, m)
+		}
+		v := le.Uint64(data[j+8:])
+		place := seg.addr + uint64(j) + 8
+		switch {
+		case v == 0 && relocated[place]:
+			// lld: the address is the relocation's addend, found above.
+			if !toBundle[place] {
+				return nil, refuse("wrapper %d: its relocation does not point at a bundle start", j/24)
+			}
+		case inFat(v):
+			b, ok := starts[v]
+			if !ok {
+				return nil, refuse("wrapper %d points into .hip_fatbin at %#x, not at a bundle start", j/24, v)
+			}
+			if !relocated[place] {
+				ptrs = append(ptrs, pointer{seg.off + uint64(j) + 8, b})
+			}
+		default:
+			return nil, refuse("wrapper %d points at %#x, outside .hip_fatbin", j/24, v)
+		}
+	}
+	return ptrs, nil
+}

@@ -1,0 +1,251 @@
+package prune
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/objfmt"
+	"github.com/goffload/goffload/offloadbin"
+)
+
+// maxMember bounds an archive member rewritten in memory.
+const maxMember = 1 << 30
+
+// Rewrite writes to out the size bytes of in with the device code that opts
+// choose, and reports what it kept, dropped and replaced. name names the
+// input in messages. On error out holds garbage: write it to a temporary
+// file and rename it only on success.
+func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) (*Report, error) {
+	r := &Report{SizeBefore: size}
+	s, err := newSelector(opts, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.file(out, in, size, name, 0); err != nil {
+		return r, fmt.Errorf("%s: %w", name, err)
+	}
+	if opts.Replace != nil && !s.matched {
+		return r, fmt.Errorf("%s: no code object for %s to replace", name, opts.Replace.Target)
+	}
+	return r, nil
+}
+
+func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, depth int) error {
+	if depth > 8 {
+		return refuse("archives nested too deep")
+	}
+	k, err := magic.IdentifyReader(in, size)
+	if err != nil {
+		return err
+	}
+	c := &counter{w: out}
+	switch {
+	case k == magic.ELFShared || k == magic.ELFExecutable || k == magic.ELFRelocatable:
+		err = s.elf(out, in, size)
+		return err
+	case k == magic.OffloadBundle:
+		err = s.rewriteBinary(c, in, size, "bundle")
+	case k == magic.CompressedBundle:
+		var end int64
+		end, err = s.rewriteCCOB(c, in, size, "bundle 0")
+		if err == nil && end < size {
+			if z, zerr := onlyZeros(in, end, size); zerr != nil || !z {
+				return refuse("data after the first CCOB (a run of CCOBs is rewritten only inside .hip_fatbin)")
+			}
+		}
+	case k == magic.Archive:
+		return s.archive(out, in, size, name, depth)
+	case k == magic.OffloadBinary:
+		err = s.offloadBinaries(c, in, size, "offload binary")
+	case k == magic.COFFObject || k == magic.PEExecutable:
+		return refuse("COFF and PE files are not rewritten")
+	case k == magic.Unknown && isText(in, size):
+		data := make([]byte, size)
+		if _, err := in.ReadAt(data, 0); err != nil {
+			return err
+		}
+		err = s.rewriteText(c, data, "text bundle")
+	default:
+		return refuse("no device code this tool can rewrite (%s)", k)
+	}
+	s.report.SizeAft = int64(c.n)
+	return err
+}
+
+func isText(r io.ReaderAt, size int64) bool {
+	b := make([]byte, min(size, 4096))
+	n, _ := r.ReadAt(b, 0)
+	return bytes.Contains(b[:n], []byte(magic.BundleMagic+"__START__ ")) && size < 1<<30
+}
+
+func onlyZeros(r io.ReaderAt, off, end int64) (bool, error) {
+	var buf [4096]byte
+	for off < end {
+		n := min(int64(len(buf)), end-off)
+		if _, err := r.ReadAt(buf[:n], off); err != nil {
+			return false, err
+		}
+		for _, b := range buf[:n] {
+			if b != 0 {
+				return false, nil
+			}
+		}
+		off += n
+	}
+	return true, nil
+}
+
+// elf rewrites an ELF file: its .hip_fatbin, or its bundle sections.
+func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
+	f, err := parseELF(in, size)
+	if err != nil {
+		return err
+	}
+	if _, fat := f.section(".hip_fatbin"); fat != nil {
+		return s.rewriteFatbin(out, f)
+	}
+	var secs []objfmt.Section
+	found, changed := false, false
+	for _, sh := range f.shdrs {
+		if !strings.HasPrefix(sh.name, objfmt.BundlePrefix) {
+			if sh.name == ".llvm.offloading" || sh.typ == 0x6fff4c0b {
+				return refuse("%s sections (new offload driver) are not rewritten yet", sh.name)
+			}
+			continue
+		}
+		found = true
+		id := strings.TrimPrefix(sh.name, objfmt.BundlePrefix)
+		tid, host := targetOf(id)
+		action := s.decide(id, tid, host)
+		where := "section " + sh.name
+		switch action {
+		case Dropped:
+			s.record(where, id, int64(sh.size), 0, action)
+			changed = true
+			continue
+		case Replaced:
+			rep := s.opts.Replace
+			secs = append(secs, objfmt.Section{Name: sh.name, Data: rep.Data, Size: rep.Size})
+			s.record(where, id, int64(sh.size), rep.Size, action)
+			changed = true
+			continue
+		}
+		secs = append(secs, objfmt.Section{Name: sh.name, Data: io.NewSectionReader(in, int64(sh.off), int64(sh.size)), Size: int64(sh.size)})
+		s.record(where, id, int64(sh.size), int64(sh.size), action)
+	}
+	if !found {
+		return refuse("no .hip_fatbin and no bundle sections")
+	}
+	c := &counter{w: out}
+	if !changed {
+		err = copyRange(c, in, 0, uint64(size))
+	} else {
+		// As the bundler makes fat objects: the host without its bundle
+		// sections, then the kept ones added (llvm-objcopy's layout).
+		var host bytes.Buffer
+		if err := objfmt.StripBundles(&host, in, size); err != nil {
+			return err
+		}
+		err = objfmt.AddSections(c, bytes.NewReader(host.Bytes()), int64(host.Len()), secs)
+	}
+	s.report.SizeAft = int64(c.n)
+	return err
+}
+
+// memOut is an in-memory Output.
+type memOut struct{ b []byte }
+
+func (m *memOut) Write(p []byte) (int, error) { m.b = append(m.b, p...); return len(p), nil }
+
+func (m *memOut) WriteAt(p []byte, off int64) (int, error) {
+	if off < 0 || off+int64(len(p)) > int64(len(m.b)) {
+		return 0, fmt.Errorf("write at %d past %d bytes", off, len(m.b))
+	}
+	return copy(m.b[off:], p), nil
+}
+
+// archive rewrites each member that holds device code, and writes the
+// archive again as llvm-ar would (symbol table recomputed).
+func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, depth int) error {
+	a, err := ar.NewReader(in, size, name)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if a.Kind() != ar.GNU {
+		return refuse("only GNU archives are rewritten (this is %s)", a.Kind())
+	}
+	var members []ar.NewMember
+	for {
+		m, err := a.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		sr, err := m.Open()
+		if err != nil {
+			return err
+		}
+		if m.Size > maxMember {
+			return refuse("member %s: %d bytes, more than the %d rewritten in memory", m.Name, m.Size, int64(maxMember))
+		}
+		mo := &memOut{}
+		sub := &selector{opts: s.opts, keep: s.keep, drop: s.drop, report: &Report{}}
+		err = sub.file(mo, sr, sr.Size(), m.Name, depth+1)
+		for _, d := range sub.report.Decisions {
+			d.Where = "member " + m.Name + " › " + d.Where
+			s.report.Decisions = append(s.report.Decisions, d)
+		}
+		s.matched = s.matched || sub.matched
+		switch {
+		case err == nil:
+			members = append(members, ar.NewMember{Name: m.Name, Data: bytes.NewReader(mo.b), Size: int64(len(mo.b))})
+		case isNoDeviceCode(err):
+			members = append(members, ar.NewMember{Name: m.Name, Data: sr, Size: sr.Size()})
+		default:
+			return fmt.Errorf("member %s: %w", m.Name, err)
+		}
+	}
+	c := &counter{w: out}
+	err = ar.WriteGNU(c, members)
+	s.report.SizeAft = int64(c.n)
+	return err
+}
+
+func isNoDeviceCode(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "no device code this tool can rewrite") ||
+		err != nil && strings.Contains(err.Error(), "no .hip_fatbin and no bundle sections")
+}
+
+// offloadBinaries rewrites a file of OffloadBinaries, each image kept or
+// dropped by its arch; the result is written as version 1 binaries.
+func (s *selector) offloadBinaries(w io.Writer, in io.ReaderAt, size int64, where string) error {
+	bins, err := offloadbin.ReadAll(in, size)
+	if err != nil {
+		return err
+	}
+	var imgs []offloadbin.Image
+	for i, b := range bins {
+		id := b.OffloadKind.String() + "-" + b.Triple() + "-" + b.Arch()
+		action := s.decide(id, b.Arch(), false)
+		at := fmt.Sprintf("%s %d", where, i)
+		img := offloadbin.Image{ImageKind: b.ImageKind, OffloadKind: b.OffloadKind, Flags: b.Flags, Strings: b.Strings,
+			Data: b.Image(), Size: b.ImageSize()}
+		switch action {
+		case Dropped:
+			s.record(at, id, b.ImageSize(), 0, action)
+			continue
+		case Replaced:
+			img.Data, img.Size = s.opts.Replace.Data, s.opts.Replace.Size
+		}
+		s.record(at, id, b.ImageSize(), img.Size, action)
+		imgs = append(imgs, img)
+	}
+	return offloadbin.Write(w, imgs...)
+}

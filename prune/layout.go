@@ -1,0 +1,437 @@
+package prune
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/magic"
+)
+
+// Output is what a rewrite writes to: written in order, then patched in
+// place (an *os.File).
+type Output interface {
+	io.Writer
+	io.WriterAt
+}
+
+// counter counts the bytes written through it.
+type counter struct {
+	w io.Writer
+	n uint64
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += uint64(n)
+	return n, err
+}
+
+func (c *counter) zeros(to uint64) error {
+	var z [4096]byte
+	for c.n < to {
+		k := min(uint64(len(z)), to-c.n)
+		if _, err := c.Write(z[:k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyRange(w io.Writer, r io.ReaderAt, off, end uint64) error {
+	_, err := io.Copy(w, io.NewSectionReader(r, int64(off), int64(end-off)))
+	return err
+}
+
+func alignUp(v, a uint64) uint64   { return (v + a - 1) / a * a }
+func alignDown(v, a uint64) uint64 { return v / a * a }
+
+// span is one bundle of .hip_fatbin, section-relative.
+type span struct {
+	start, end uint64
+	ccob       bool
+}
+
+// findBundles splits .hip_fatbin into its bundles: binary bundles end after
+// their last payload, CCOBs where their header says; zero padding between.
+func findBundles(r io.ReaderAt, fat *shdr) ([]span, error) {
+	sec := io.NewSectionReader(r, int64(fat.off), int64(fat.size))
+	n := uint64(fat.size)
+	var spans []span
+	var off uint64
+	var buf [4096]byte
+	for off < n {
+		k := min(uint64(len(buf)), n-off)
+		if _, err := sec.ReadAt(buf[:k], int64(off)); err != nil {
+			return nil, err
+		}
+		i := 0
+		for i < int(k) && buf[i] == 0 {
+			i++
+		}
+		if i == int(k) {
+			off += k
+			continue
+		}
+		off += uint64(i)
+		head := make([]byte, min(32, n-off))
+		sec.ReadAt(head, int64(off))
+		switch magic.Identify(head) {
+		case magic.OffloadBundle:
+			end, err := binaryBundleEnd(io.NewSectionReader(sec, int64(off), int64(n-off)), int64(n-off))
+			if err != nil {
+				return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
+			}
+			spans = append(spans, span{off, off + uint64(end), false})
+			off += uint64(end)
+		case magic.CompressedBundle:
+			cr := compress.NewReader(io.NewSectionReader(sec, int64(off), int64(n-off)), int64(n-off))
+			m, err := cr.Next()
+			if err != nil {
+				return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
+			}
+			if m.PayloadSize < 0 {
+				if _, err := io.Copy(io.Discard, hashTolerant{cr}); err != nil {
+					return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
+				}
+			}
+			spans = append(spans, span{off, off + uint64(m.End()), true})
+			off += uint64(m.End())
+		default:
+			return nil, refuse(".hip_fatbin offset %d: bytes % x are neither a bundle, a CCOB nor padding", off, head[:min(8, len(head))])
+		}
+	}
+	if len(spans) == 0 {
+		return nil, refuse(".hip_fatbin holds no bundle")
+	}
+	return spans, nil
+}
+
+// rewriteFatbin rewrites an ELF file's .hip_fatbin, keeping every virtual
+// address: the bundles are laid out again from the section's start, each
+// 4 KiB aligned; in a linked file the segment holding them is split in two
+// around the freed space, whose file bytes are dropped; every pointer to a
+// bundle is moved with it.
+func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
+	fatIdx, fat := f.section(".hip_fatbin")
+	if fat == nil {
+		return refuse("no single .hip_fatbin section")
+	}
+	if fat.typ == shtNobits {
+		return refuse(".hip_fatbin holds no data (kpack'd or stripped device code)")
+	}
+	spans, err := findBundles(f.r, fat)
+	if err != nil {
+		return err
+	}
+	starts := map[uint64]int{}
+	var ptrs []pointer
+	switch f.typ {
+	case etDyn, etExec:
+		if fat.off%4096 != fat.addr%4096 {
+			return refuse(".hip_fatbin's file offset and address disagree modulo 4096")
+		}
+		for i, sp := range spans {
+			starts[fat.addr+sp.start] = i
+		}
+		ptrs, err = f.pointers(fat, fatIdx, starts)
+	case etRel:
+		for i, sp := range spans {
+			starts[sp.start] = i
+		}
+		ptrs, err = f.relPointers(fatIdx, starts)
+	default:
+		return refuse("ELF type %d", f.typ)
+	}
+	if err != nil {
+		return err
+	}
+	if f.phoff >= fat.off && len(f.phdrs) > 0 || f.shoff < fat.off+fat.size && f.shoff >= fat.off {
+		return refuse("header tables lie inside or after .hip_fatbin in an unusual place")
+	}
+
+	// The prefix, then the new bundles.
+	w := &counter{w: out}
+	if err := copyRange(w, f.r, 0, fat.off); err != nil {
+		return err
+	}
+	newStart := make([]uint64, len(spans))
+	for i, sp := range spans {
+		if err := w.zeros(fat.off + alignUp(w.n-fat.off, 4096)); err != nil {
+			return err
+		}
+		newStart[i] = w.n - fat.off
+		where := fmt.Sprintf(".hip_fatbin › bundle %d", i)
+		sr := io.NewSectionReader(f.r, int64(fat.off+sp.start), int64(sp.end-sp.start))
+		if sp.ccob {
+			_, err = s.rewriteCCOB(w, sr, sr.Size(), where)
+		} else {
+			err = s.rewriteBinary(w, sr, sr.Size(), where)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	newSize := w.n - fat.off
+	fatEnd := fat.off + fat.size
+	if newSize > fat.size {
+		return refuse("the new device code (%d bytes) is larger than .hip_fatbin (%d bytes): growing it in a linked file is not supported", newSize, fat.size)
+	}
+
+	// Where the rest of the file starts, and how far it can move.
+	tail := uint64(f.size)
+	for _, sh := range f.shdrs {
+		if sh.typ != shtNobits && sh.size > 0 && sh.off >= fatEnd {
+			tail = min(tail, sh.off)
+		}
+	}
+	for _, p := range f.phdrs {
+		if p.filesz > 0 && p.off >= fatEnd {
+			tail = min(tail, p.off)
+		}
+	}
+	if f.shoff >= fatEnd {
+		tail = min(tail, f.shoff)
+	}
+	align := uint64(8)
+	for _, sh := range f.shdrs {
+		if sh.off >= tail && sh.align > align {
+			align = sh.align
+		}
+	}
+	phdrs := append([]phdr(nil), f.phdrs...)
+	phoff := f.phoff
+	newEnd := fat.off + newSize
+	split := -1 // index of the segment split in two
+	if f.typ != etRel {
+		li := -1
+		for i, p := range f.phdrs {
+			if p.typ == ptLoad {
+				align = max(align, p.align)
+				if p.vaddr <= fat.addr && fat.addr+fat.size <= p.vaddr+p.filesz {
+					if li >= 0 || p.off+(fat.addr-p.vaddr) != fat.off {
+						return refuse("the segment holding .hip_fatbin is not laid out as expected")
+					}
+					li = i
+				}
+			} else if p.filesz > 0 && p.off < fatEnd && p.off+p.filesz > fat.off && p.typ != ptPhdr {
+				return refuse("segment %d (type %#x) overlaps .hip_fatbin", i, p.typ)
+			}
+		}
+		if li < 0 {
+			return refuse(".hip_fatbin is not inside one loadable segment")
+		}
+		L := f.phdrs[li]
+		page := max(L.align, 4096)
+		// The first section after .hip_fatbin in the same segment.
+		next := uint64(0)
+		for _, sh := range f.shdrs {
+			if sh.addr >= fat.addr+fat.size && sh.addr < L.vaddr+L.memsz && sh.size > 0 && (next == 0 || sh.addr < next) {
+				next = sh.addr
+			}
+		}
+		switch {
+		case next == 0:
+			// .hip_fatbin ends the segment: it just gets shorter.
+			if L.vaddr+L.filesz != fat.addr+fat.size || L.memsz != L.filesz {
+				return refuse("the segment holding .hip_fatbin ends in an unexpected way")
+			}
+			phdrs[li].filesz = newEnd - L.off
+			phdrs[li].memsz = newEnd - L.off
+		default:
+			o2 := L.off + (next - L.vaddr)
+			if o2 != tail {
+				return refuse("unexpected bytes between .hip_fatbin and the next section")
+			}
+			p := alignUp(newEnd, 8)
+			end := p + uint64(len(f.phdrs)+1)*phdrSize
+			vEnd := L.vaddr + (end - L.off)
+			if alignUp(vEnd, page) <= alignDown(next, page) && o2-end >= align {
+				// Split: the first part ends after the new bundles and
+				// the new program header table; the second starts at the
+				// next section's unchanged address, from a file offset
+				// moved down by a multiple of the alignment.
+				split = li
+				phoff = p
+				newEnd = end
+				L1 := L
+				L1.filesz, L1.memsz = end-L.off, end-L.off
+				L2 := L
+				L2.vaddr, L2.paddr = next, L.paddr+(next-L.vaddr)
+				L2.filesz, L2.memsz = L.off+L.filesz-o2, L.vaddr+L.memsz-next
+				L2.off = o2 // moved with the rest below
+				phdrs = append(append(append([]phdr(nil), phdrs[:li]...), L1, L2), phdrs[li+1:]...)
+			} else {
+				// Too little freed to unmap: keep the segment whole.
+				newEnd = tail
+				s.report.Notes = append(s.report.Notes, "the freed space is smaller than a page: the file keeps its size")
+			}
+		}
+	}
+	if tail < newEnd {
+		return refuse("the new device code (%d bytes) does not fit where the old was (%d bytes)", newSize, tail-fat.off)
+	}
+	delta := alignDown(tail-newEnd, align)
+	conv := func(off uint64) (uint64, error) {
+		switch {
+		case off < fat.off:
+			return off, nil
+		case off >= tail:
+			return off - delta, nil
+		}
+		return 0, refuse("a field to patch lies at offset %d, inside .hip_fatbin", off)
+	}
+
+	// The gap, then the rest of the file.
+	if err := w.zeros(tail - delta); err != nil {
+		return err
+	}
+	if err := copyRange(w, f.r, tail, uint64(f.size)); err != nil {
+		return err
+	}
+
+	// Patches: program headers, ELF header, section headers, pointers.
+	for i := range phdrs {
+		p := &phdrs[i]
+		switch {
+		case split >= 0 && i == split+1:
+			p.off -= delta
+		case split >= 0 && p.typ == ptPhdr:
+			p.off, p.filesz, p.memsz = phoff, uint64(len(phdrs))*phdrSize, uint64(len(phdrs))*phdrSize
+			L := f.phdrs[split]
+			p.vaddr, p.paddr = L.vaddr+(phoff-L.off), L.paddr+(phoff-L.off)
+		case i != split && p.off >= tail:
+			p.off -= delta
+		}
+	}
+	ph := make([]byte, len(phdrs)*phdrSize)
+	for i, p := range phdrs {
+		encodePhdr(ph[i*phdrSize:], p)
+	}
+	if len(phdrs) > 0 {
+		if _, err := out.WriteAt(ph, int64(phoff)); err != nil {
+			return err
+		}
+	}
+	shoff, err := conv(f.shoff)
+	if err != nil {
+		return err
+	}
+	eh := f.ehdr
+	le.PutUint64(eh[32:], phoff)
+	le.PutUint64(eh[40:], shoff)
+	le.PutUint16(eh[56:], uint16(len(phdrs)))
+	if _, err := out.WriteAt(eh[:], 0); err != nil {
+		return err
+	}
+	sh := make([]byte, len(f.shdrs)*shdrSize)
+	for i, x := range f.shdrs {
+		switch {
+		case i == fatIdx:
+			x.size = newSize
+		case x.off >= tail:
+			x.off -= delta
+		}
+		encodeShdr(sh[i*shdrSize:], x)
+	}
+	if _, err := out.WriteAt(sh, int64(shoff)); err != nil {
+		return err
+	}
+	base := fat.addr
+	if f.typ == etRel {
+		base = 0
+	}
+	var v [8]byte
+	for _, p := range ptrs {
+		o, err := conv(p.off)
+		if err != nil {
+			return err
+		}
+		le.PutUint64(v[:], base+newStart[p.bundle])
+		if _, err := out.WriteAt(v[:], int64(o)); err != nil {
+			return err
+		}
+	}
+	s.report.SizeAft = int64(w.n)
+	return nil
+}
+
+// relPointers finds, in a relocatable object, the relocation addends and
+// symbols that point at bundles of .hip_fatbin (section-relative offsets).
+func (f *elfFile) relPointers(fatIdx int, starts map[uint64]int) ([]pointer, error) {
+	var ptrs []pointer
+	syms := map[int][]byte{} // symbol table section index -> data
+	symtab := func(i int) ([]byte, error) {
+		if d, ok := syms[i]; ok {
+			return d, nil
+		}
+		if i <= 0 || i >= len(f.shdrs) || f.shdrs[i].typ != shtSymtab {
+			return nil, refuse("relocation section linked to section %d, not a symbol table", i)
+		}
+		d, err := f.read(f.shdrs[i].off, f.shdrs[i].size, "symbol table")
+		syms[i] = d
+		return d, err
+	}
+	for i, s := range f.shdrs {
+		switch s.typ {
+		case shtSymtab:
+			d, err := symtab(i)
+			if err != nil {
+				return nil, err
+			}
+			for j := 0; j+symSize <= len(d); j += symSize {
+				if int(le.Uint16(d[j+6:])) != fatIdx || d[j+4]&0xf == 3 { // section symbols are 0
+					continue
+				}
+				v := le.Uint64(d[j+8:])
+				b, ok := starts[v]
+				if !ok {
+					return nil, refuse("symbol %d points into .hip_fatbin at %d, not at a bundle start", j/symSize, v)
+				}
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b})
+			}
+		case shtRel:
+			if s.size > 0 {
+				return nil, refuse("REL relocations (%s) are not rewritten", s.name)
+			}
+		case shtRela:
+			if int(s.info) == fatIdx && s.size > 0 {
+				return nil, refuse("relocations apply to .hip_fatbin itself (%s)", s.name)
+			}
+			d, err := symtab(int(s.link))
+			if err != nil {
+				return nil, err
+			}
+			data, err := f.read(s.off, s.size, s.name)
+			if err != nil {
+				return nil, err
+			}
+			for j := 0; j+relaSize <= len(data); j += relaSize {
+				sym := int(le.Uint64(data[j+8:]) >> 32)
+				if sym*symSize+symSize > len(d) {
+					return nil, refuse("relocation %d of %s names symbol %d past its table", j/relaSize, s.name, sym)
+				}
+				e := d[sym*symSize:]
+				if int(le.Uint16(e[6:])) != fatIdx {
+					continue
+				}
+				addend := le.Uint64(data[j+16:])
+				if e[4]&0xf != 3 { // not the section symbol: the symbol is patched
+					if addend != 0 {
+						return nil, refuse("relocation %d of %s points into a bundle (%s%+d)", j/relaSize, s.name, "symbol", int64(addend))
+					}
+					continue
+				}
+				b, ok := starts[addend]
+				if !ok {
+					return nil, refuse("relocation %d of %s points into .hip_fatbin at %d, not at a bundle start", j/relaSize, s.name, addend)
+				}
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b})
+			}
+		}
+	}
+	return ptrs, nil
+}
+
+var _ = bytes.NewReader
