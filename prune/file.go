@@ -2,6 +2,7 @@ package prune
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -70,7 +71,7 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 		}
 		err = s.rewriteText(c, data, "text bundle")
 	default:
-		return refuse("no device code this tool can rewrite (%s)", k)
+		return nothing("no device code this tool can rewrite (%s)", k)
 	}
 	s.report.SizeAft = int64(c.n)
 	return err
@@ -101,6 +102,10 @@ func onlyZeros(r io.ReaderAt, off, end int64) (bool, error) {
 
 // elf rewrites an ELF file: its .hip_fatbin, or its bundle sections.
 func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
+	var m [2]byte
+	if _, err := in.ReadAt(m[:], 18); err == nil && (m[0] == 224 || m[0] == 190) && m[1] == 0 {
+		return nothing("the file is a GPU code object itself (one target): nothing to prune")
+	}
 	f, err := parseELF(in, size)
 	if err != nil {
 		return err
@@ -138,7 +143,7 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
 		s.record(where, id, int64(sh.size), int64(sh.size), action)
 	}
 	if !found {
-		return refuse("no .hip_fatbin and no bundle sections")
+		return nothing("no .hip_fatbin and no bundle sections")
 	}
 	c := &counter{w: out}
 	if !changed {
@@ -218,10 +223,15 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 	return err
 }
 
-func isNoDeviceCode(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "no device code this tool can rewrite") ||
-		err != nil && strings.Contains(err.Error(), "no .hip_fatbin and no bundle sections")
+// errNothing marks files without device code to rewrite: in an archive,
+// such members are kept as they are.
+var errNothing = errors.New("nothing to rewrite")
+
+func nothing(format string, a ...any) error {
+	return fmt.Errorf("%w: %w: %s", ErrRefused, errNothing, fmt.Sprintf(format, a...))
 }
+
+func isNoDeviceCode(err error) bool { return errors.Is(err, errNothing) }
 
 // offloadBinaries rewrites a file of OffloadBinaries, each image kept or
 // dropped by its arch; the result is written as version 1 binaries.

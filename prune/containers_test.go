@@ -1,0 +1,224 @@
+package prune
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/internal/llvmref"
+)
+
+const realDir = "../testdata/inspect"
+
+func list(t *testing.T, b []byte) *inspect.Listing {
+	t.Helper()
+	l := inspect.Read(bytes.NewReader(b), int64(len(b)), "out", nil)
+	if len(l.Errors) > 0 {
+		t.Fatalf("listing the output: %v", l.Errors)
+	}
+	return l
+}
+
+func objectBytes(t *testing.T, l *inspect.Listing) map[string][][]byte {
+	t.Helper()
+	m := map[string][][]byte{}
+	for _, o := range l.Objects {
+		r, err := o.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if _, err := b.ReadFrom(r); err != nil {
+			t.Fatal(err)
+		}
+		m[o.ID] = append(m[o.ID], b.Bytes())
+	}
+	return m
+}
+
+// Every container kind of testdata/inspect that prune rewrites: the output
+// lists only the kept targets (and every host entry), each kept object
+// byte-identical to the original.
+func TestPruneContainers(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		keep []string
+		drop []string
+	}{
+		{"hip-nonrdc.o", []string{"gfx90a"}, nil},
+		{"hip-nonrdc-ccob.o", []string{"gfx942"}, nil},
+		{"libmulti.so", []string{"gfx906", "gfx942"}, nil},
+		{"libmulti-ccob.so", nil, []string{"gfx906"}},
+		{"libmulti-ccob-v2.so", []string{"gfx90a:xnack+"}, nil},
+		{"exe-nopie-bfd", []string{"gfx90a"}, nil},
+		{"newdriver-exe", []string{"gfx906"}, nil},
+		{"rdc.o", []string{"gfx90a"}, nil},
+		{"librdc.a", []string{"gfx942"}, nil},
+		{"kernel.bc", nil, []string{"gfx906", "gfx942"}},
+		{"kernel.s", []string{"gfx906"}, nil},
+		{"kernel.ll", []string{"gfx906"}, nil},
+		{"gfx90a-ccob.co", []string{"gfx906"}, nil},
+		{"packaged.bin", []string{"gfx942"}, nil},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			in, err := os.ReadFile(filepath.Join(realDir, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := &memOut{}
+			rep, err := Rewrite(out, bytes.NewReader(in), int64(len(in)), c.file, Options{Keep: c.keep, Drop: c.drop})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.SizeAft != int64(len(out.b)) {
+				t.Errorf("report says %d bytes, wrote %d", rep.SizeAft, len(out.b))
+			}
+			sel, _ := newSelector(Options{Keep: c.keep, Drop: c.drop}, &Report{})
+			orig := objectBytes(t, list(t, in))
+			got := objectBytes(t, list(t, out.b))
+			for id, objs := range orig {
+				tid, host := targetOf(id)
+				if strings.HasPrefix(c.file, "packaged") {
+					tid = id[strings.LastIndex(id, "-")+1:]
+				}
+				want := sel.decide(id, tid, host) != Dropped
+				switch {
+				case want && len(got[id]) != len(objs):
+					t.Errorf("%s: %d kept, want %d", id, len(got[id]), len(objs))
+				case !want && len(got[id]) != 0:
+					t.Errorf("%s: still there", id)
+				case want:
+					for i := range objs {
+						if !bytes.Equal(got[id][i], objs[i]) {
+							t.Errorf("%s #%d: bytes differ", id, i)
+						}
+					}
+				}
+			}
+			for id := range got {
+				if _, ok := orig[id]; !ok {
+					t.Errorf("%s: appeared", id)
+				}
+			}
+			if !rep.Changed() {
+				t.Error("nothing dropped")
+			}
+		})
+	}
+}
+
+// LLVM's bundler unbundles pruned fat objects, bundles and archives to the
+// same bytes as before pruning.
+func TestPruneAgainstBundler(t *testing.T) {
+	bundler := llvmref.Need(t, "clang-offload-bundler")
+	dir := t.TempDir()
+	for _, c := range []struct{ file, typ, id string }{
+		{"rdc.o", "o", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"},
+		{"kernel.bc", "bc", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"},
+		{"kernel.s", "s", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"},
+		{"gfx90a-ccob.co", "o", "hipv4-amdgcn-amd-amdhsa--gfx90a"},
+		{"librdc.a", "a", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"},
+	} {
+		in, _ := filepath.Abs(filepath.Join(realDir, c.file))
+		data, _ := os.ReadFile(in)
+		out := &memOut{}
+		if _, err := Rewrite(out, bytes.NewReader(data), int64(len(data)), c.file, Options{Keep: []string{"gfx90a"}}); err != nil {
+			t.Fatal(err)
+		}
+		pruned := filepath.Join(dir, "pruned-"+c.file)
+		os.WriteFile(pruned, out.b, 0o644)
+		unbundle := func(input, output string) []byte {
+			args := []string{"-type=" + c.typ, "-unbundle", "-targets=" + c.id, "-input=" + input, "-output=" + output}
+			if c.typ == "a" {
+				args = append(args, "-allow-missing-bundles")
+			}
+			res := llvmref.Run(t, dir, nil, nil, append([]string{bundler}, args...)...)
+			if res.Code != 0 {
+				t.Fatalf("%s: %s", c.file, res.Stderr)
+			}
+			b, err := os.ReadFile(output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		a, b := unbundle(in, filepath.Join(dir, "a"+c.typ)), unbundle(pruned, filepath.Join(dir, "b"+c.typ))
+		if c.typ == "a" {
+			// Archives of the same members; compare what they list.
+			la, lb := list(t, a), list(t, b)
+			if !slices.Equal(idsOf(la), idsOf(lb)) {
+				t.Errorf("%s: LLVM unbundles %q from the original, %q after pruning", c.file, idsOf(la), idsOf(lb))
+			}
+			continue
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: LLVM unbundles %d bytes before pruning, %d after", c.file, len(a), len(b))
+		}
+	}
+}
+
+func idsOf(l *inspect.Listing) []string {
+	var s []string
+	for _, o := range l.Objects {
+		s = append(s, o.ID)
+	}
+	return s
+}
+
+// What cannot be rewritten is refused and names the reason.
+func TestPruneRefusedFiles(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"pe.dll", "COFF and PE"},
+		{"coff.obj", "COFF and PE"},
+		{"newdriver.o", "not rewritten yet"},
+		{"gfx90a.co", "GPU code object itself"},
+	} {
+		in, _ := os.ReadFile(filepath.Join(realDir, c.file))
+		_, err := Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), c.file, Options{Keep: []string{"gfx90a"}})
+		if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want a refusal about %q", c.file, err, c.want)
+		}
+	}
+	// Options must say one thing.
+	if _, err := Rewrite(&memOut{}, bytes.NewReader(nil), 0, "x", Options{Keep: []string{"gfx90a"}, Drop: []string{"gfx906"}}); err == nil {
+		t.Error("Keep and Drop together accepted")
+	}
+	if _, err := Rewrite(&memOut{}, bytes.NewReader(nil), 0, "x", Options{Keep: []string{"gfx90a:xnack"}}); err == nil {
+		t.Error("malformed target accepted")
+	}
+}
+
+// Keep, drop and exact follow the target-ID rules.
+func TestDecide(t *testing.T) {
+	for _, c := range []struct {
+		opts Options
+		tid  string
+		want string
+	}{
+		{Options{Keep: []string{"gfx90a"}}, "gfx90a:xnack+", Kept},
+		{Options{Keep: []string{"gfx90a"}}, "gfx90a:xnack-", Kept},
+		{Options{Keep: []string{"gfx90a:xnack+"}}, "gfx90a", Kept},
+		{Options{Keep: []string{"gfx90a:xnack+"}}, "gfx90a:xnack-", Dropped},
+		{Options{Keep: []string{"gfx90a:xnack+"}, Exact: true}, "gfx90a", Dropped},
+		{Options{Keep: []string{"gfx906"}}, "gfx9-generic", Kept},
+		{Options{Keep: []string{"gfx906"}}, "gfx1100", Dropped},
+		{Options{Keep: []string{"gfx906"}}, "", Unknown},
+		{Options{Drop: []string{"gfx90a"}}, "gfx90a:xnack+", Dropped},
+		{Options{Drop: []string{"gfx90a:xnack+"}}, "gfx90a", Kept},
+		{Options{Drop: []string{"gfx90a:xnack+"}}, "gfx90a:xnack+:sramecc-", Dropped},
+		{Options{Drop: []string{"gfx90a"}, Exact: true}, "gfx90a:xnack+", Kept},
+	} {
+		s, err := newSelector(c.opts, &Report{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.decide("id", c.tid, false); got != c.want {
+			t.Errorf("%+v on %q: %s, want %s", c.opts, c.tid, got, c.want)
+		}
+	}
+}
