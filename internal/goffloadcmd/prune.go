@@ -191,7 +191,7 @@ func sameFile(a, b string) (bool, error) {
 func writeReport(w io.Writer, r *prune.Report, dry bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ACTION\tID\tSIZE\tWHERE")
-	var kept, dropped, replaced int
+	var kept, dropped, replaced, hosts int
 	var freed int64
 	for _, d := range r.Decisions {
 		size := sizeString(d.Size)
@@ -205,6 +205,8 @@ func writeReport(w io.Writer, r *prune.Report, dry bool) {
 			freed += d.Size
 		case prune.Replaced:
 			replaced++
+		case prune.Host:
+			hosts++
 		default:
 			kept++
 		}
@@ -214,8 +216,8 @@ func writeReport(w io.Writer, r *prune.Report, dry bool) {
 	if dry {
 		verb = "would write"
 	}
-	fmt.Fprintf(w, "\n%d kept, %d dropped, %d replaced; %s of code objects dropped; file %s → %s bytes (%s)\n",
-		kept, dropped, replaced, sizeString(freed), sizeString(r.SizeBefore), sizeString(r.SizeAft), verb)
+	fmt.Fprintf(w, "\n%d code object(s) kept, %d dropped, %d replaced (and %d host entries kept); %s bytes of code objects dropped; file %s → %s bytes (%s)\n",
+		kept, dropped, replaced, hosts, sizeString(freed), sizeString(r.SizeBefore), sizeString(r.SizeAft), verb)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
