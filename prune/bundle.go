@@ -13,7 +13,7 @@ import (
 
 // maxInflated bounds the bundle a CCOB may inflate to for a rewrite: the
 // bundle is rebuilt in memory before it is compressed again.
-const maxInflated = 4 << 30
+const maxInflated = 1 << 30
 
 // bundleAlign returns the alignment the entries of a bundle were written
 // with: the largest power of two up to 4096 that every non-empty payload
@@ -99,9 +99,10 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	if m.UncompressedSize > maxInflated {
 		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite holds in memory", where, m.UncompressedSize, int64(maxInflated))
 	}
+	// The buffer grows with the data actually inflated, never by what
+	// the header claims.
 	var raw bytes.Buffer
-	raw.Grow(int(m.UncompressedSize))
-	if _, err := raw.ReadFrom(hashTolerant{cr}); err != nil {
+	if _, err := raw.ReadFrom(io.LimitReader(hashTolerant{cr}, maxInflated+1)); err != nil {
 		return 0, fmt.Errorf("%s: inflating: %w", where, err)
 	}
 	end := m.End()
