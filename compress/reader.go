@@ -129,8 +129,9 @@ func (m *Member) End() int64 { return m.PayloadOffset + m.PayloadSize }
 // be right, the data must be exactly as long as the header says); see
 // Decompress for LLVM's semantics with the Reader's extensions.
 type Reader struct {
-	r    io.ReaderAt
-	size int64
+	r     io.ReaderAt
+	size  int64
+	limit uint64 // LimitOutput; 0 for none
 	next int64 // where to look for the next member; -1 when unknown yet
 	cur  *memberReader
 	err  error
@@ -150,6 +151,15 @@ type memberReader struct {
 func NewReader(r io.ReaderAt, size int64) *Reader {
 	return &Reader{r: r, size: size}
 }
+
+// LimitOutput makes the members Next finds from now on decode at most n
+// bytes each, with a decoding window no larger than that instead of one the
+// size of the member's data: for a caller that needs only the start of the
+// data, such as a bundle's entry table. Reading past n bytes of a member is
+// an error; the hash and size checks at its end are then never reached.
+// Version 1 zlib members, whose end is found only by decoding them whole,
+// are not limited.
+func (r *Reader) LimitOutput(n uint64) { r.limit = n }
 
 // Next advances to the next member, skipping the rest of the current one
 // and any zero padding. It returns io.EOF when only zero bytes (or nothing)
@@ -243,16 +253,21 @@ func (r *Reader) member(off int64) (*Member, error) {
 		return bad("uncompressed size", "%d cannot come from %d compressed bytes (at most %d)", h.UncompressedSize, avail, b)
 	}
 	mr := &memberReader{m: m, md5: md5.New()}
+	limit := h.UncompressedSize
+	if r.limit > 0 && r.limit < limit && !(h.Method == Zlib && h.Version < 2) {
+		// (A v1 zlib member's end is found only by decoding it all.)
+		limit = r.limit
+	}
 	switch {
 	case h.Method == Zlib:
-		mr.zl = newZlibReader(r.r, m.PayloadOffset, avail, off, h.UncompressedSize)
+		mr.zl = newZlibReader(r.r, m.PayloadOffset, avail, off, limit)
 		mr.src = mr.zl
 		if h.Version >= 2 {
 			m.PayloadSize = avail
 		}
 	case h.Version >= 2:
 		m.PayloadSize = avail
-		mr.src = newZstdReader(r.r, m.PayloadOffset, off, scanZstd(io.NewSectionReader(r.r, m.PayloadOffset, avail), avail, true), h.UncompressedSize)
+		mr.src = newZstdReader(r.r, m.PayloadOffset, off, scanZstd(io.NewSectionReader(r.r, m.PayloadOffset, avail), avail, true), limit)
 	default:
 		s := scanZstd(io.NewSectionReader(r.r, m.PayloadOffset, avail), avail, false)
 		if s.err != nil {
@@ -269,7 +284,7 @@ func (r *Reader) member(off int64) (*Member, error) {
 			}
 		}
 		m.PayloadSize = s.end
-		mr.src = newZstdReader(r.r, m.PayloadOffset, off, s, h.UncompressedSize)
+		mr.src = newZstdReader(r.r, m.PayloadOffset, off, s, limit)
 	}
 	r.cur = mr
 	return m, nil

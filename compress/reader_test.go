@@ -407,3 +407,31 @@ func TestDecodeWhole(t *testing.T) {
 		}
 	}
 }
+
+// LimitOutput: a member decodes its first bytes with a small window, and
+// fails past the limit; v1 zlib members are not limited.
+func TestLimitOutput(t *testing.T) {
+	data := make([]byte, 3<<20)
+	for i := range data {
+		data[i] = byte(i*7 + i>>12)
+	}
+	for _, opt := range []Options{{Version: 3}, {Version: 2, Zlib: true}, {Version: 1}, {Version: 1, Zlib: true}} {
+		var buf bytes.Buffer
+		if _, err := Compress(&buf, data, opt); err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		r.LimitOutput(1 << 20)
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+		head := make([]byte, 1<<20)
+		if _, err := io.ReadFull(r, head); err != nil || !bytes.Equal(head, data[:1<<20]) {
+			t.Fatalf("%+v: first MiB: %v", opt, err)
+		}
+		_, err := io.Copy(io.Discard, r)
+		if limited := !(opt.Zlib && opt.Version == 1); limited == (err == nil) {
+			t.Errorf("%+v: reading past the limit: %v", opt, err)
+		}
+	}
+}

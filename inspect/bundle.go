@@ -16,6 +16,11 @@ import (
 // it: an ID longer than this is damage, not a target.
 const maxIDLen = 4096
 
+// headerWindow is how much of a CCOB's data listing may inflate: its
+// bundle's entry table (32 bytes, then 24 bytes and an ID per entry) ends
+// well before.
+const headerWindow = 1 << 20
+
 // walkBundles reads r[0:size] as a run of bundles, binary or compressed,
 // separated by zero padding: the contents of a .hip_fatbin section (one
 // bundle per translation unit, each 4 KiB aligned) or of a bundle file.
@@ -171,6 +176,8 @@ func entryObject(id, container string) *Object {
 func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int64, bool) {
 	sec := io.NewSectionReader(r, off, size-off)
 	cr := compress.NewReader(sec, size-off)
+	// Only the bundle's entry table is inflated: a small window will do.
+	cr.LimitOutput(headerWindow)
 	m, err := cr.Next()
 	if err != nil {
 		w.fail(p, off, step+" (CCOB)", err)
