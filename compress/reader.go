@@ -132,9 +132,9 @@ type Reader struct {
 	r     io.ReaderAt
 	size  int64
 	limit uint64 // LimitOutput; 0 for none
-	next int64 // where to look for the next member; -1 when unknown yet
-	cur  *memberReader
-	err  error
+	next  int64  // where to look for the next member; -1 when unknown yet
+	cur   *memberReader
+	err   error
 }
 
 type memberReader struct {
