@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"sync"
 
 	"github.com/goffload/goffload/offloadbin"
 )
@@ -58,6 +60,9 @@ type Object struct {
 	// bundleOffset is the file offset of the bundle holding the object,
 	// or -1.
 	bundleOffset int64
+	// file is the listing's file when the object's bytes lie in it as
+	// they are (Offset >= 0), for WriteTo's file-to-file copy.
+	file *fileCopier
 }
 
 // A Compression describes the compressed container an object sits in.
@@ -142,6 +147,40 @@ func (o *Object) Open() (io.Reader, error) {
 		return nil, fmt.Errorf("%s: object not obtained from a listing", o.Where())
 	}
 	return o.open()
+}
+
+// WriteTo writes the object's bytes to w. When they lie in the listing's
+// file as they are and w is a file, the kernel copies them file to file
+// (copy_file_range on Linux).
+func (o *Object) WriteTo(w io.Writer) (int64, error) {
+	if o.file != nil && o.Offset >= 0 && o.Compressed == nil {
+		return o.file.copy(w, o.Offset, o.Size)
+	}
+	r, err := o.Open()
+	if err != nil {
+		return 0, err
+	}
+	return io.Copy(w, r)
+}
+
+// fileCopier copies ranges of one open file, one at a time: the copy goes
+// through the file's offset, which io.Copy's file-to-file path needs.
+type fileCopier struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func (c *fileCopier) copy(w io.Writer, off, n int64) (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.f.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	got, err := io.Copy(w, io.LimitReader(c.f, n))
+	if err == nil && got < n {
+		err = io.ErrUnexpectedEOF
+	}
+	return got, err
 }
 
 // An Error is a problem found while walking a file: which file, which

@@ -95,8 +95,13 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	}
 	w.l.Kind = w.describe(r, size, k)
 	w.walk(r, size, place{whole: true}, k)
+	var fc *fileCopier
+	if f, ok := r.(*os.File); ok {
+		fc = &fileCopier{f: f}
+	}
 	for i, o := range w.l.Objects {
 		o.Index = i
+		o.file = fc
 	}
 	return w.l
 }

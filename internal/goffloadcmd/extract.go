@@ -246,8 +246,17 @@ func writeFolder(dir, input string, objs []*inspect.Object) ([]string, error) {
 			cleanup()
 			return nil, err
 		}
-		br := bufio.NewReaderSize(r, 64<<10)
-		peek, _ := br.Peek(magic.Len)
+		var src io.Reader
+		var peek []byte
+		if o.Compressed == nil {
+			// Plain bytes: peek through a second reader, copy file to file.
+			peek = make([]byte, min(o.Size, magic.Len))
+			io.ReadFull(r, peek)
+		} else {
+			br := bufio.NewReaderSize(r, 64<<10)
+			peek, _ = br.Peek(magic.Len)
+			src = br
+		}
 		name := fmt.Sprintf("%s-%d-%s%s", stem, o.Index, safeName(idOrTarget(o)), extension(o, peek, input))
 		for used[name] {
 			name = "_" + name
@@ -260,7 +269,11 @@ func writeFolder(dir, input string, objs []*inspect.Object) ([]string, error) {
 			return nil, err
 		}
 		done = append(done, pending{tmp, name})
-		_, err = io.Copy(f, br)
+		if src != nil {
+			_, err = io.Copy(f, src)
+		} else {
+			_, err = o.WriteTo(f)
+		}
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
