@@ -63,6 +63,8 @@ type Object struct {
 	// file is the listing's file when the object's bytes lie in it as
 	// they are (Offset >= 0), for WriteTo's file-to-file copy.
 	file *fileCopier
+	// readHeader reads Code on demand.
+	readHeader func() *CodeObject
 }
 
 // A Compression describes the compressed container an object sits in.
@@ -130,6 +132,19 @@ func modeSuffix(m string) string {
 		return "-"
 	}
 	return ""
+}
+
+// Header returns what the object's own header says: Code, read now if the
+// listing skipped it (Options.SkipHeaders). It is nil for objects inside
+// compressed data.
+func (o *Object) Header() *CodeObject {
+	if o.Code == nil && o.readHeader != nil {
+		o.Code = o.readHeader()
+		if o.TargetID == "" {
+			o.TargetID = o.Code.TargetID()
+		}
+	}
+	return o.Code
 }
 
 // Where returns the object's container path and ID as one line:

@@ -124,8 +124,8 @@ func (l *Listing) ForTarget(t Target) (picked []*Object, reasons []string) {
 			continue
 		}
 		tid := o.TargetID
-		if tid == "" && o.Code != nil {
-			tid = o.Code.TargetID()
+		if tid == "" {
+			tid = o.Header().TargetID()
 		}
 		score, why := t.Fit(tid)
 		if score == 0 {

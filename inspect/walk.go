@@ -240,8 +240,11 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 		}
 	} else {
 		o.open = func() (io.Reader, error) { return io.NewSectionReader(r, off, size), nil }
-		if !w.opts.SkipHeaders && !o.Host {
-			o.Code = readCode(io.NewSectionReader(r, off, size), size)
+		if !o.Host {
+			o.readHeader = func() *CodeObject { return readCode(io.NewSectionReader(r, off, size), size) }
+			if !w.opts.SkipHeaders {
+				o.Header()
+			}
 		}
 	}
 	if o.TargetID == "" && o.Code != nil {

@@ -60,6 +60,7 @@
 #   BLOB_SIZE          bytes of device data per TU and GPU (default 1344000)
 #   TARGET             GPU for the extract benchmark (default gfx90a)
 #   REBUILD=1          rebuild the libraries even if cached
+#   BUILD_ONLY=1       build (or check) the libraries and stop (bench-prune.sh)
 #   TIMER=gnu          time with /usr/bin/time -f '%e %U %S %M' (Debian
 #                      package time; 10 ms resolution) instead of the default,
 #                      a 20-line wait4(2) wrapper built with that clang (same
@@ -215,6 +216,7 @@ build() {
 }
 
 built || build
+if [ -n "${BUILD_ONLY:-}" ]; then exit 0; fi
 build_secs=$(sed -n 's/^build_seconds=//p' "$dir/build.info")
 build_when=$(sed -n 's/^built=//p' "$dir/build.info")
 

@@ -73,7 +73,9 @@ func runExtract(c *cli.Context) error {
 	if modes != 1 {
 		return usage("extract: choose objects with exactly one of --target, --id, --triple/--arch/--kind, --index, --uri or --all")
 	}
-	l, err := inspect.ReadFile(name, nil)
+	// Headers are read only for the objects that need them (no target ID
+	// in their container, or a name to make).
+	l, err := inspect.ReadFile(name, &inspect.Options{SkipHeaders: true})
 	if err != nil {
 		return problem("%v", err)
 	}
@@ -297,7 +299,7 @@ func idOrTarget(o *inspect.Object) string {
 	if o.ID != "" {
 		return o.ID
 	}
-	if t := o.Code.TargetID(); t != "" {
+	if t := o.Header().TargetID(); t != "" {
 		return t
 	}
 	return "object"

@@ -120,7 +120,7 @@ func targetOf(o *inspect.Object) string {
 	if o.TargetID != "" {
 		return o.TargetID
 	}
-	return o.Code.TargetID()
+	return o.Header().TargetID()
 }
 
 func countDevices(ls []*inspect.Listing) int {
@@ -165,7 +165,7 @@ func writeTable(w io.Writer, ls []*inspect.Listing, target *inspect.Target) erro
 
 func displayID(o *inspect.Object) string {
 	if o.ID == "" {
-		if t := o.Code.TargetID(); t != "" {
+		if t := o.Header().TargetID(); t != "" {
 			return "(" + t + ")"
 		}
 		return "(code object)"
