@@ -194,6 +194,7 @@ type patch struct {
 type pointer struct {
 	off    uint64 // input offset of the 8-byte field
 	bundle int
+	secRel bool // the field holds an offset into .hip_fatbin, not an address
 }
 
 func relativeType(machine uint16) uint32 {
@@ -201,6 +202,14 @@ func relativeType(machine uint16) uint32 {
 		return 1027
 	}
 	return 8
+}
+
+// abs64Type is the relocation type of a plain 64-bit address (S + A).
+func abs64Type(machine uint16) uint32 {
+	if machine == emAArch64 {
+		return 257
+	}
+	return 1
 }
 
 func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]pointer, error) {
@@ -234,9 +243,60 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 			if err != nil {
 				return nil, err
 			}
+			var syms []byte // the symbol table the relocations name
 			for j := 0; j+relaSize <= len(data); j += relaSize {
 				place, info, addend := le.Uint64(data[j:]), le.Uint64(data[j+8:]), le.Uint64(data[j+16:])
 				if uint32(info) != relativeType(f.machine) {
+					// A relocation against a symbol of .hip_fatbin: an RDC
+					// library's wrappers (R_X86_64_64 against the exported
+					// __hip_fatbin_<id>), or the static relocations kept by
+					// --emit-relocs (against the section symbol, the
+					// addend an offset into the section).
+					sym := info >> 32
+					if sym == 0 {
+						continue
+					}
+					if syms == nil {
+						if int(s.link) <= 0 || int(s.link) >= len(f.shdrs) || f.shdrs[s.link].typ != shtSymtab && f.shdrs[s.link].typ != shtDynsym {
+							return nil, refuse("%s is linked to section %d, not a symbol table", s.name, s.link)
+						}
+						st := f.shdrs[s.link]
+						if syms, err = f.read(st.off, st.size, st.name); err != nil {
+							return nil, err
+						}
+					}
+					if sym >= uint64(len(syms)/symSize) {
+						return nil, refuse("relocation %d of %s names symbol %d past its table", j/relaSize, s.name, sym)
+					}
+					e := syms[sym*symSize:]
+					if int(le.Uint16(e[6:])) != fatIdx {
+						continue
+					}
+					v := le.Uint64(e[8:])
+					var b int
+					var ok bool
+					switch {
+					case e[4]&0xf == 3 && uint32(info) == abs64Type(f.machine): // section symbol
+						b, ok = starts[lo+addend]
+						if ok {
+							ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b, true})
+						}
+						v += addend
+					case e[4]&0xf != 3 && addend == 0: // the symbol is patched
+						b, ok = starts[v]
+					}
+					if !ok {
+						return nil, refuse("relocation %d of %s (type %d) points into .hip_fatbin at %#x+%d, not at a bundle start", j/relaSize, s.name, uint32(info), le.Uint64(e[8:]), int64(addend))
+					}
+					if s.flags&2 != 0 && uint32(info) == abs64Type(f.machine) { // SHF_ALLOC: applied at load time
+						relocated[place] = true
+						toBundle[place] = true
+						if fo, ok := fileOf(place); ok {
+							if x, err := f.read(fo, 8, "relocated field"); err == nil && le.Uint64(x) == v {
+								ptrs = append(ptrs, pointer{fo, b, false})
+							}
+						}
+					}
 					continue
 				}
 				relocated[place] = true
@@ -247,11 +307,11 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 				if !ok {
 					return nil, refuse("relocation %d of %s points into .hip_fatbin at %#x, not at a bundle start", j/relaSize, s.name, addend)
 				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b})
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b, false})
 				toBundle[place] = true
 				if fo, ok := fileOf(place); ok {
 					if v, err := f.read(fo, 8, "relocated field"); err == nil && le.Uint64(v) == addend {
-						ptrs = append(ptrs, pointer{fo, b}) // written in place too (GNU ld)
+						ptrs = append(ptrs, pointer{fo, b, false}) // written in place too (GNU ld)
 					}
 				}
 			}
@@ -270,7 +330,7 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 				if !ok {
 					return nil, refuse("symbol %d of %s (section %d) points into .hip_fatbin at %#x, not at a bundle start", j/symSize, s.name, i, v)
 				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b})
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b, false})
 			}
 		}
 	}
@@ -309,7 +369,7 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 				return nil, refuse("wrapper %d points into .hip_fatbin at %#x, not at a bundle start", j/24, v)
 			}
 			if !relocated[place] {
-				ptrs = append(ptrs, pointer{seg.off + uint64(j) + 8, b})
+				ptrs = append(ptrs, pointer{seg.off + uint64(j) + 8, b, false})
 			}
 		default:
 			return nil, refuse("wrapper %d points at %#x, outside .hip_fatbin", j/24, v)

@@ -111,6 +111,13 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
 		return err
 	}
 	if _, fat := f.section(".hip_fatbin"); fat != nil {
+		for _, sh := range f.shdrs {
+			if strings.HasPrefix(sh.name, objfmt.BundlePrefix) || sh.name == ".llvm.offloading" || sh.typ == 0x6fff4c0b {
+				// Only .hip_fatbin would be rewritten: the device code
+				// in the other sections would stay, unreported.
+				return refuse("the file holds device code both in .hip_fatbin and in %s", sh.name)
+			}
+		}
 		return s.rewriteFatbin(out, f)
 	}
 	var secs []objfmt.Section

@@ -348,7 +348,11 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 		if err != nil {
 			return err
 		}
-		le.PutUint64(v[:], base+newStart[p.bundle])
+		if p.secRel {
+			le.PutUint64(v[:], newStart[p.bundle])
+		} else {
+			le.PutUint64(v[:], base+newStart[p.bundle])
+		}
 		if _, err := out.WriteAt(v[:], int64(o)); err != nil {
 			return err
 		}
@@ -389,7 +393,7 @@ func (f *elfFile) relPointers(fatIdx int, starts map[uint64]int) ([]pointer, err
 				if !ok {
 					return nil, refuse("symbol %d points into .hip_fatbin at %d, not at a bundle start", j/symSize, v)
 				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b})
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b, false})
 			}
 		case shtRel:
 			if s.size > 0 {
@@ -427,7 +431,7 @@ func (f *elfFile) relPointers(fatIdx int, starts map[uint64]int) ([]pointer, err
 				if !ok {
 					return nil, refuse("relocation %d of %s points into .hip_fatbin at %d, not at a bundle start", j/relaSize, s.name, addend)
 				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b})
+				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b, false})
 			}
 		}
 	}

@@ -212,6 +212,15 @@ func TestPruneLinked(t *testing.T) {
 		{"shared lld compressed", func() string {
 			return tc.link(t, "lib-lld-z.so", "-shared", "-fuse-ld=lld", pic("k1", "--offload-compress"), pic("throw", "--offload-compress"))
 		}, true, true},
+		// -fgpu-rdc: the wrappers of the device-linked code point at it
+		// through R_X86_64_64 relocations against the exported
+		// __hip_fatbin_<id> symbols, after another object's bundle.
+		{"shared lld RDC", func() string {
+			return tc.link(t, "lib-lld-rdc.so", append([]string{"-shared", "-fuse-ld=lld", "--hip-link", "-fgpu-rdc", pic("throw"), pic("k1", "-fgpu-rdc")}, archs...)...)
+		}, true, false},
+		{"shared GNU ld RDC", func() string {
+			return tc.link(t, "lib-bfd-rdc.so", append([]string{"-shared", "-fuse-ld=bfd", "--hip-link", "-fgpu-rdc", pic("throw"), pic("k1", "-fgpu-rdc")}, archs...)...)
+		}, true, false},
 		{"PIE lld", func() string {
 			return tc.link(t, "exe-pie-lld", "-fuse-ld=lld", "-pie", pic("main"), pic("k2"))
 		}, false, false},
@@ -302,8 +311,15 @@ func TestPruneLinked(t *testing.T) {
 					t.Errorf("listed after pruning: %s", o.Where())
 				}
 			}
-			for _, w := range l.Wrappers {
-				if w.Bundle < 0 {
+			// inspect follows wrappers in place and through RELATIVE
+			// relocations only (not GNU ld's R_X86_64_64 of an RDC library).
+			l0, err := inspect.ReadFile(in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l0.Close()
+			for i, w := range l.Wrappers {
+				if w.Bundle < 0 && (i >= len(l0.Wrappers) || l0.Wrappers[i].Bundle >= 0) {
 					t.Errorf("wrapper does not point at a bundle: %+v", w)
 				}
 			}
@@ -370,6 +386,11 @@ func TestPruneRefused(t *testing.T) {
 		make func() string
 		want string
 	}{
+		{"device code also in bundle sections", func() string {
+			rdc := tc.compile(t, "k1.hip", "k1-pic-rdc.o", "-fPIC", "-fgpu-rdc")
+			tc.run(t, tc.clang, "-fuse-ld=lld", "-nostdlib", "-r", "-o", "mixed.o", rdc, th)
+			return filepath.Join(tc.dir, "mixed.o")
+		}, "both in .hip_fatbin and in __CLANG_OFFLOAD_BUNDLE__"},
 		{"packed relative relocations", func() string {
 			return tc.link(t, "lib-relr.so", "-shared", "-fuse-ld=lld", "-Wl,-z,pack-relative-relocs", k1, th)
 		}, "packed relative relocations"},
@@ -407,6 +428,60 @@ func TestPruneRefused(t *testing.T) {
 			_, err := rewriteFile(t, in, filepath.Join(t.TempDir(), "out"), Options{Keep: []string{"gfx90a"}})
 			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want a refusal about %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestPruneEmitRelocs: the static relocations that --emit-relocs keeps in a
+// linked file (against .hip_fatbin's section symbol, the addend an offset
+// into the section) follow the bundles they point at.
+func TestPruneEmitRelocs(t *testing.T) {
+	tc := tools(t)
+	k1 := tc.compile(t, "k1.hip", "k1-pic.o", "-fPIC")
+	th := tc.compile(t, "throw.hip", "throw-pic.o", "-fPIC")
+	hostSrc, _ := filepath.Abs("testdata/src/host.cpp")
+	tc.run(t, tc.clang+"++", hostSrc, "-o", "host", "-ldl")
+	for _, ld := range []string{"lld", "bfd"} {
+		t.Run(ld, func(t *testing.T) {
+			in := tc.link(t, "lib-emit-"+ld+".so", "-shared", "-fuse-ld="+ld, "-Wl,--emit-relocs", k1, th)
+			out := in + ".pruned"
+			if _, err := rewriteFile(t, in, out, Options{Keep: []string{"gfx90a"}}); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := parseELF(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fatIdx, fat := f.section(".hip_fatbin")
+			n := 0
+			for _, s := range f.shdrs {
+				if s.typ != shtRela || s.flags&2 != 0 {
+					continue
+				}
+				syms := f.shdrs[s.link]
+				for j := s.off; j+relaSize <= s.off+s.size; j += relaSize {
+					e := data[syms.off+(le.Uint64(data[j+8:])>>32)*symSize:]
+					if int(le.Uint16(e[6:])) != fatIdx || e[4]&0xf != 3 {
+						continue
+					}
+					n++
+					a := le.Uint64(data[j+16:])
+					if a >= fat.size || !bytes.HasPrefix(data[fat.off+a:], []byte("__CLANG_OFFLOAD_BUNDLE__")) {
+						t.Errorf("%s: relocation at %#x points at .hip_fatbin%+d, not at a bundle", s.name, le.Uint64(data[j:]), a)
+					}
+				}
+			}
+			if n != 2 {
+				t.Errorf("%d static relocations against .hip_fatbin, want 2", n)
+			}
+			regs, _ := tc.record(t, filepath.Join(tc.dir, "host"), out)
+			if len(regs) != 2 {
+				t.Errorf("%d registrations, want 2", len(regs))
 			}
 		})
 	}
