@@ -238,23 +238,37 @@ const (
 	rPPC64Relative   = 22
 )
 
-// relativeAddends returns, for every RELATIVE dynamic relocation whose
-// place lies in [lo, hi), the addend by place.
+// relativeAddends returns, for every RELATIVE or 64-bit absolute dynamic
+// relocation whose place lies in [lo, hi), the address it stores there.
 func relativeAddends(f *elf.File, r io.ReaderAt, size int64, lo, hi uint64) map[uint64]uint64 {
 	out := map[uint64]uint64{}
 	if f.Class != elf.ELFCLASS64 || f.Type == elf.ET_REL {
 		return out
 	}
-	var relative uint32
+	var relative, abs64 uint32
 	switch f.Machine {
 	case elf.EM_X86_64:
-		relative = rX86_64Relative
+		relative, abs64 = rX86_64Relative, uint32(elf.R_X86_64_64)
 	case elf.EM_AARCH64:
-		relative = rAArch64Relative
+		relative, abs64 = rAArch64Relative, uint32(elf.R_AARCH64_ABS64)
 	case elf.EM_PPC64:
-		relative = rPPC64Relative
+		relative, abs64 = rPPC64Relative, uint32(elf.R_PPC64_ADDR64)
 	default:
 		return out
+	}
+	// Symbolic relocations (-fgpu-rdc links: the wrapper names the
+	// exported __hip_fatbin_<id> symbol) resolve through .dynsym.
+	var dynsyms []elf.Symbol
+	dynLoaded := false
+	symValue := func(i uint32) (uint64, bool) {
+		if !dynLoaded {
+			dynsyms, _ = f.DynamicSymbols()
+			dynLoaded = true
+		}
+		if i == 0 || int(i) > len(dynsyms) || dynsyms[i-1].Section == elf.SHN_UNDEF {
+			return 0, false
+		}
+		return dynsyms[i-1].Value, true
 	}
 	for _, s := range f.Sections {
 		if s.Type != elf.SHT_RELA || s.Offset > uint64(size) || s.Size > uint64(size)-s.Offset {
@@ -268,8 +282,16 @@ func relativeAddends(f *elf.File, r io.ReaderAt, size int64, lo, hi uint64) map[
 			for i := 0; i < n; i += 24 {
 				e := buf[i : i+24]
 				place, info := f.ByteOrder.Uint64(e), f.ByteOrder.Uint64(e[8:])
-				if uint32(info) == relative && place >= lo && place < hi {
+				if place < lo || place >= hi {
+					continue
+				}
+				switch uint32(info) {
+				case relative:
 					out[place] = f.ByteOrder.Uint64(e[16:])
+				case abs64:
+					if v, ok := symValue(uint32(info >> 32)); ok {
+						out[place] = v + f.ByteOrder.Uint64(e[16:])
+					}
 				}
 			}
 			if err != nil || n == 0 {

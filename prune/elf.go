@@ -377,3 +377,14 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 	}
 	return ptrs, nil
 }
+
+// hasInterp reports whether the file has a PT_INTERP segment: an executable
+// (PIE or not), whose program headers the kernel locates.
+func (f *elfFile) hasInterp() bool {
+	for _, p := range f.phdrs {
+		if p.typ == 3 { // PT_INTERP
+			return true
+		}
+	}
+	return false
+}

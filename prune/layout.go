@@ -247,7 +247,17 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 			p := alignUp(newEnd, 8)
 			end := p + uint64(len(f.phdrs)+1)*phdrSize
 			vEnd := L.vaddr + (end - L.off)
-			if alignUp(vEnd, page) <= alignDown(next, page) && o2-end >= align {
+			// Kernels before Linux 5.18 place AT_PHDR at the first
+			// PT_LOAD's bias plus e_phoff: the new table must lie at the
+			// same bias, i.e. in a segment mapped like the first one.
+			sameBias := true
+			for _, q := range f.phdrs {
+				if q.typ == ptLoad {
+					sameBias = q.vaddr-q.off == L.vaddr-L.off
+					break
+				}
+			}
+			if alignUp(vEnd, page) <= alignDown(next, page) && o2-end >= align && (sameBias || f.typ == etDyn && !f.hasInterp()) {
 				// Split: the first part ends after the new bundles and
 				// the new program header table; the second starts at the
 				// next section's unchanged address, from a file offset
@@ -265,7 +275,7 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 			} else {
 				// Too little freed to unmap: keep the segment whole.
 				newEnd = tail
-				s.report.Notes = append(s.report.Notes, "the freed space is smaller than a page: the file keeps its size")
+				s.report.Notes = append(s.report.Notes, "the segment holding .hip_fatbin is not split (less than a page freed, or program headers that could not safely move): the file keeps its size")
 			}
 		}
 	}
