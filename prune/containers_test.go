@@ -64,6 +64,8 @@ func TestPruneContainers(t *testing.T) {
 		{"kernel.ll", []string{"gfx906"}, nil},
 		{"gfx90a-ccob.co", []string{"gfx906"}, nil},
 		{"packaged.bin", []string{"gfx942"}, nil},
+		{"newdriver.o", []string{"gfx90a"}, nil},
+		{"omp.o", nil, []string{"gfx90a"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			in, err := os.ReadFile(filepath.Join(realDir, c.file))
@@ -79,13 +81,15 @@ func TestPruneContainers(t *testing.T) {
 				t.Errorf("report says %d bytes, wrote %d", rep.SizeAft, len(out.b))
 			}
 			sel, _ := newSelector(Options{Keep: c.keep, Drop: c.drop}, &Report{})
-			orig := objectBytes(t, list(t, in))
+			lin := list(t, in)
+			tids := map[string]string{}
+			for _, o := range lin.Objects {
+				tids[o.ID] = o.TargetID
+			}
+			orig := objectBytes(t, lin)
 			got := objectBytes(t, list(t, out.b))
 			for id, objs := range orig {
-				tid, host := targetOf(id)
-				if strings.HasPrefix(c.file, "packaged") {
-					tid = id[strings.LastIndex(id, "-")+1:]
-				}
+				tid, host := tids[id], strings.HasPrefix(id, "host-")
 				want := sel.decide(id, tid, host) != Dropped
 				switch {
 				case want && len(got[id]) != len(objs):
@@ -175,7 +179,6 @@ func TestPruneRefusedFiles(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"pe.dll", "COFF and PE"},
 		{"coff.obj", "COFF and PE"},
-		{"newdriver.o", "not rewritten yet"},
 		{"gfx90a.co", "GPU code object itself"},
 	} {
 		in, _ := os.ReadFile(filepath.Join(realDir, c.file))

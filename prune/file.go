@@ -120,14 +120,18 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
 		}
 		return s.rewriteFatbin(out, f)
 	}
+	oi, err := f.offloadingSection()
+	if err != nil {
+		return err
+	}
 	var secs []objfmt.Section
 	found, changed := false, false
 	for _, sh := range f.shdrs {
 		if !strings.HasPrefix(sh.name, objfmt.BundlePrefix) {
-			if sh.name == ".llvm.offloading" || sh.typ == 0x6fff4c0b {
-				return refuse("%s sections (new offload driver) are not rewritten yet", sh.name)
-			}
 			continue
+		}
+		if oi >= 0 {
+			return refuse("the file holds device code both in %s and in %s", f.shdrs[oi].name, sh.name)
 		}
 		found = true
 		id := strings.TrimPrefix(sh.name, objfmt.BundlePrefix)
@@ -148,6 +152,12 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
 		}
 		secs = append(secs, objfmt.Section{Name: sh.name, Data: io.NewSectionReader(in, int64(sh.off), int64(sh.size)), Size: int64(sh.size)})
 		s.record(where, id, int64(sh.size), int64(sh.size), action)
+	}
+	if oi >= 0 {
+		if f.typ != etRel {
+			return refuse("%s in a linked file is not rewritten", f.shdrs[oi].name)
+		}
+		return s.rewriteOffloading(out, f, oi)
 	}
 	if !found {
 		return nothing("no .hip_fatbin and no bundle sections")

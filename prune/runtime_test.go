@@ -489,3 +489,32 @@ func TestPruneEmitRelocs(t *testing.T) {
 		})
 	}
 }
+
+// A pruned new-driver object (.llvm.offloading) still links: clang's
+// linker wrapper finds its kept image and links it with the other objects'.
+func TestPruneNewDriverLinks(t *testing.T) {
+	tc := tools(t)
+	nd := []string{"--offload-new-driver", "-fgpu-rdc", "-fPIC"}
+	one := []string{"--offload-arch=gfx90a:xnack+"}
+	compile := func(src, obj string) string {
+		abs, _ := filepath.Abs(filepath.Join("testdata/src", src))
+		tc.run(t, tc.clang, append(append([]string{"-x", "hip", "-nogpulib", "-nogpuinc", "-cuid=" + obj, "-c", abs, "-o", obj}, nd...), one...)...)
+		return filepath.Join(tc.dir, obj)
+	}
+	main, k2 := compile("main.hip", "nd-main.o"), compile("k2.hip", "nd-k2.o")
+	in, _ := filepath.Abs(filepath.Join(realDir, "newdriver.o")) // k1.hip for three GPUs
+	pruned := filepath.Join(tc.dir, "nd-k1.pruned.o")
+	if _, err := rewriteFile(t, in, pruned, Options{Keep: []string{"gfx90a:xnack+"}}); err != nil {
+		t.Fatal(err)
+	}
+	exe := tc.link(t, "nd-exe", append(append([]string{"--hip-link", "-fuse-ld=lld"}, append(nd, one...)...), main, pruned, k2)...)
+	regs, _ := tc.record(t, exe)
+	if len(regs) != 1 {
+		t.Fatalf("%d registrations", len(regs))
+	}
+	l := inspect.Read(bytes.NewReader(regs[0]), int64(len(regs[0])), "registered", nil)
+	devs := l.Devices()
+	if len(devs) != 1 || devs[0].TargetID != "gfx90a:xnack+" || devs[0].Header().Kernels != 3 {
+		t.Fatalf("registered %q", idsOf(l))
+	}
+}
