@@ -518,3 +518,50 @@ func TestPruneNewDriverLinks(t *testing.T) {
 		t.Fatalf("registered %q", idsOf(l))
 	}
 }
+
+// AArch64 (R_AARCH64_RELATIVE wrappers), checked without running: no
+// AArch64 machine here. 4 KiB pages, so that the segment splits.
+func TestPruneAArch64(t *testing.T) {
+	tc := tools(t)
+	lld := llvmref.Need(t, "ld.lld")
+	var objs []string
+	for _, src := range []string{"k1.hip", "k2.hip"} {
+		abs, _ := filepath.Abs(filepath.Join("testdata/src", src))
+		obj := "a64-" + src + ".o"
+		tc.run(t, tc.clang, append([]string{"--target=aarch64-linux-gnu", "-x", "hip", "-nogpulib", "-nogpuinc", "-fPIC", "-cuid=" + obj, "-c", abs, "-o", obj}, archs...)...)
+		objs = append(objs, obj)
+	}
+	tc.run(t, lld, append([]string{"-shared", "-z", "max-page-size=4096", "-o", "liba64.so"}, objs...)...)
+	in := filepath.Join(tc.dir, "liba64.so")
+	out := in + ".pruned"
+	if _, err := rewriteFile(t, in, out, Options{Keep: []string{"gfx90a"}}); err != nil {
+		t.Fatal(err)
+	}
+	tc.checkLLVM(t, out, nil)
+	l0, _ := inspect.ReadFile(in, nil)
+	defer l0.Close()
+	l1, _ := inspect.ReadFile(out, nil)
+	defer l1.Close()
+	fi0, _ := os.Stat(in)
+	fi1, _ := os.Stat(out)
+	if len(l1.Errors) > 0 || len(l1.Wrappers) != 2 || fi1.Size() >= fi0.Size() {
+		t.Fatalf("errors %v, %d wrappers, %d -> %d bytes", l1.Errors, len(l1.Wrappers), fi0.Size(), fi1.Size())
+	}
+	for _, w := range l1.Wrappers {
+		if w.Bundle < 0 {
+			t.Errorf("wrapper %+v", w)
+		}
+	}
+	want := objectBytes(t, l0)
+	for id, objs := range objectBytes(t, l1) {
+		if !kept(id) || len(objs) != len(want[id]) {
+			t.Errorf("%s: %d after pruning", id, len(objs))
+			continue
+		}
+		for i := range objs {
+			if !bytes.Equal(objs[i], want[id][i]) {
+				t.Errorf("%s #%d differs", id, i)
+			}
+		}
+	}
+}
