@@ -131,8 +131,8 @@ func Identify(head []byte) Kind {
 	if len(head) < 4 {
 		return Unknown
 	}
-	s := string(head)
-	has := func(p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+	// Comparisons of string(head[...]) with constants do not copy head.
+	has := func(p string) bool { return len(head) >= len(p) && string(head[:len(p)]) == p }
 	switch head[0] {
 	case 0x00:
 		if has("\x00\x00\xff\xff") {
@@ -140,7 +140,7 @@ func Identify(head []byte) Kind {
 			if len(head) < 28 {
 				return COFFImportLibrary
 			}
-			switch s[12:28] {
+			switch string(head[12:28]) {
 			case BigObjClassID:
 				return COFFObject
 			case clGlClassID:
@@ -245,7 +245,7 @@ func Identify(head []byte) Kind {
 	case 'M':
 		if has("MZ") && len(head) >= 0x40 {
 			off := binary.LittleEndian.Uint32(head[0x3c:])
-			if uint64(off)+4 <= uint64(len(head)) && s[off:off+4] == "PE\x00\x00" {
+			if uint64(off)+4 <= uint64(len(head)) && string(head[off:off+4]) == "PE\x00\x00" {
 				return PEExecutable
 			}
 		}

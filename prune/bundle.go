@@ -99,9 +99,11 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	if m.UncompressedSize > maxInflated {
 		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite holds in memory", where, m.UncompressedSize, int64(maxInflated))
 	}
-	// The buffer grows with the data actually inflated, never by what
-	// the header claims.
+	// The buffer is allocated for the size the header claims only when
+	// that is plausible for the payload (real bundles inflate 2-60 times);
+	// past that it grows with the data actually inflated.
 	var raw bytes.Buffer
+	raw.Grow(int(min(m.UncompressedSize, uint64(max(m.PayloadSize, 0))*64+1<<20, maxInflated)))
 	if _, err := raw.ReadFrom(io.LimitReader(hashTolerant{cr}, maxInflated+1)); err != nil {
 		return 0, fmt.Errorf("%s: inflating: %w", where, err)
 	}
@@ -109,7 +111,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	data := raw.Bytes()
 	where = fmt.Sprintf("%s (CCOB v%d %s)", where, m.Version, m.Method)
 	var out bytes.Buffer
-	if magic.Identify(data) != magic.OffloadBundle {
+	if magic.Identify(data[:min(len(data), magic.Len)]) != magic.OffloadBundle {
 		return 0, refuse("%s: the compressed payload is not a bundle", where)
 	}
 	before := len(s.report.Decisions)
