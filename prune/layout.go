@@ -180,26 +180,7 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 	}
 
 	// Where the rest of the file starts, and how far it can move.
-	tail := uint64(f.size)
-	for _, sh := range f.shdrs {
-		if sh.typ != shtNobits && sh.size > 0 && sh.off >= fatEnd {
-			tail = min(tail, sh.off)
-		}
-	}
-	for _, p := range f.phdrs {
-		if p.filesz > 0 && p.off >= fatEnd {
-			tail = min(tail, p.off)
-		}
-	}
-	if f.shoff >= fatEnd {
-		tail = min(tail, f.shoff)
-	}
-	align := uint64(8)
-	for _, sh := range f.shdrs {
-		if sh.off >= tail && sh.align > align {
-			align = sh.align
-		}
-	}
+	tail, align := f.tailAfter(fatEnd)
 	phdrs := append([]phdr(nil), f.phdrs...)
 	phoff := f.phoff
 	newEnd := fat.off + newSize
@@ -449,3 +430,30 @@ func (f *elfFile) relPointers(fatIdx int, starts map[uint64]int) ([]pointer, err
 }
 
 var _ = bytes.NewReader
+
+// tailAfter returns where the part of the file after offset end starts (the
+// first section, segment or the section header table at or past it) and
+// the largest alignment in it, by which it may move (at least 8).
+func (f *elfFile) tailAfter(end uint64) (tail, align uint64) {
+	tail = uint64(f.size)
+	for _, sh := range f.shdrs {
+		if sh.typ != shtNobits && sh.size > 0 && sh.off >= end {
+			tail = min(tail, sh.off)
+		}
+	}
+	for _, p := range f.phdrs {
+		if p.filesz > 0 && p.off >= end {
+			tail = min(tail, p.off)
+		}
+	}
+	if f.shoff >= end {
+		tail = min(tail, f.shoff)
+	}
+	align = 8
+	for _, sh := range f.shdrs {
+		if sh.off >= tail && sh.align > align {
+			align = sh.align
+		}
+	}
+	return tail, align
+}

@@ -61,21 +61,7 @@ func (s *selector) rewriteOffloading(out Output, f *elfFile, idx int) error {
 	}
 	newSize := w.n - sec.off
 	end := sec.off + sec.size
-	tail := uint64(f.size)
-	for _, sh := range f.shdrs {
-		if sh.typ != shtNobits && sh.size > 0 && sh.off >= end {
-			tail = min(tail, sh.off)
-		}
-	}
-	if f.shoff >= end {
-		tail = min(tail, f.shoff)
-	}
-	align := uint64(8)
-	for _, sh := range f.shdrs {
-		if sh.off >= tail && sh.align > align {
-			align = sh.align
-		}
-	}
+	tail, align := f.tailAfter(end)
 	newEnd := sec.off + newSize
 	// The tail moves to newTail: as far down as alignment allows, or up
 	// when the section grew past it.
