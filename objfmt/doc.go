@@ -28,10 +28,10 @@
 // llvm-objcopy leaves it. A non-allocated SHT_STRTAB section that is neither
 // the section-name nor the symbol-name table is emptied to one NUL byte.
 //
-// Other object formats (COFF, Mach-O, Wasm, XCOFF, GOFF) are recognised by
-// IsObject; for them the caller runs the real llvm-objcopy through Objcopy,
-// with LLVM's exact arguments (BundleCommandArgs, StripCommandArgs) and
-// `-###` line (FormatCommand).
+// Other object formats (COFF and PE, Mach-O, Wasm, XCOFF, DXContainer) are
+// recognised by IsObject; for them the caller runs the real llvm-objcopy
+// through Objcopy, with LLVM's exact arguments (BundleCommandArgs,
+// StripCommandArgs) and `-###` line (FormatCommand).
 //
 // Payloads are streamed from their io.ReaderAt to the io.Writer; only headers,
 // string tables and the symbol table of the host are held in memory.

@@ -3,6 +3,8 @@ package objfmt
 import (
 	"encoding/binary"
 	"io"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // IsELF reports whether r is an ELF file that LLVM's object reader accepts
@@ -53,65 +55,61 @@ func IsELF(r io.ReaderAt, size int64) bool {
 	return n <= (uint64(size)-shoff)/uint64(shsz)
 }
 
-// IsObject reports whether LLVM's createBinary would give an ObjectFile for
-// these bytes, which is when clang-offload-bundler uses the object format for
-// -type=o: ELF (see IsELF), COFF objects and PE images, thin Mach-O, Wasm,
-// XCOFF and GOFF. Bitcode, archives, universal Mach-O, text, empty and
-// truncated files are not objects.
+// IsObject reports whether LLVM 22's createBinary would give an ObjectFile
+// for these bytes, which is when clang-offload-bundler uses the object
+// format for -type=o: files that package magic (LLVM's identify_magic)
+// calls objects (ELF, COFF objects and PE images, thin Mach-O, Wasm, XCOFF,
+// DXContainer) and whose headers LLVM's reader for the format accepts.
+// Bitcode, archives, universal Mach-O, GOFF, text, empty and truncated
+// files are not objects.
 //
-// Formats other than ELF get a structural check of their headers only.
+// ELF files get IsELF's checks. COFF objects and PE images get those of
+// LLVM's COFFObjectFile::initialize, up to the section table (a symbol
+// table LLVM cannot read it ignores; the data directories of a PE image,
+// which it follows, are not checked here). Other formats get a check of
+// their headers only.
 func IsObject(r io.ReaderAt, size int64) bool {
+	k, err := magic.IdentifyReader(r, size)
+	if err != nil || !k.IsObject() {
+		return false
+	}
 	var m [64]byte
 	n, _ := r.ReadAt(m[:min(size, int64(len(m)))], 0)
 	b := m[:n]
-	if len(b) >= 4 && string(b[:4]) == "\x7fELF" {
-		return IsELF(r, size)
-	}
-	switch {
-	case len(b) >= 4 && (string(b[:4]) == "\xfe\xed\xfa\xce" || string(b[:4]) == "\xce\xfa\xed\xfe"):
-		return machOOK(r, size, b, 28)
-	case len(b) >= 4 && (string(b[:4]) == "\xfe\xed\xfa\xcf" || string(b[:4]) == "\xcf\xfa\xed\xfe"):
-		return machOOK(r, size, b, 32)
-	case len(b) >= 8 && string(b[:4]) == "\x00asm":
-		return binary.LittleEndian.Uint32(b[4:]) == 1 && wasmSections(r, size, nil)
-	case len(b) >= 2 && (b[0] == 0x01 && (b[1] == 0xdf || b[1] == 0xf7)):
+	switch k {
+	case magic.MachO:
+		hdr := int64(32)
+		if b[0] == 0xce || b[3] == 0xce {
+			hdr = 28
+		}
+		return machOOK(r, size, b, hdr)
+	case magic.Wasm:
+		return len(b) >= 8 && binary.LittleEndian.Uint32(b[4:]) == 1 && wasmSections(r, size, nil)
+	case magic.XCOFF:
 		hdr := int64(20)
 		if b[1] == 0xf7 {
 			hdr = 24
 		}
 		return size >= hdr
-	case len(b) >= 3 && b[0] == 0x03 && b[1] == 0xf0 && b[2] == 0x00:
-		return size%80 == 0
-	case len(b) >= 32 && string(b[:4]) == "\x00\x00\xff\xff":
-		// Big-object COFF; other files with this start are import
-		// libraries, which are not object files.
-		if binary.LittleEndian.Uint16(b[4:]) < 2 || string(b[12:28]) != bigObjMagic {
-			return false
+	case magic.COFFObject:
+		if magic.IsBigObj(b) {
+			return bigObjOK(r, size)
 		}
-		return bigObjOK(r, size)
-	case len(b) >= 2 && string(b[:2]) == "MZ":
-		return peOK(r, size)
-	case len(b) >= 2 && isCOFFMachine(b[0], b[1]):
 		return coffOK(r, size, 0)
+	case magic.PEExecutable:
+		return peOK(r, size)
+	case magic.DXContainer:
+		return dxContainerOK(r, size)
 	}
-	return false
+	return k.IsELF() && IsELF(r, size)
 }
 
-func isCOFFMachine(b0, b1 byte) bool {
-	switch {
-	case b0 == 0x4c && b1 == 0x01, // i386
-		b0 == 0xc4 && b1 == 0x01,                 // ARMNT
-		b0 == 0x64 && (b1 == 0x86 || b1 == 0xaa), // x86-64, ARM64
-		b0 == 0x4e && b1 == 0xa6,                 // ARM64EC
-		b0 == 0x41 && b1 == 0xa6,                 // ARM64X
-		(b0 == 0x90 || b0 == 0x68 || b0 == 0x4c || b0 == 0xc4) && b1 == 0x02:
-		return true
-	}
-	return false
-}
-
-// coffOK checks a COFF file header at off and that its section table and
-// symbol table lie within the file.
+// coffOK checks a COFF file header at off and that its section table lies
+// within the file, as LLVM 22 does for an object (off 0) or a PE image
+// (after its signature; pe then points at the optional header). A section
+// count of 0xFFFF marks an import library's header to LLVM: it reads no
+// further and takes the file for an object without sections. The symbol
+// table is not checked: LLVM ignores one it cannot read.
 func coffOK(r io.ReaderAt, size, off int64) bool {
 	var h [20]byte
 	if off+20 > size {
@@ -121,34 +119,71 @@ func coffOK(r io.ReaderAt, size, off int64) bool {
 		return false
 	}
 	nsec := int64(binary.LittleEndian.Uint16(h[2:]))
-	symptr := int64(binary.LittleEndian.Uint32(h[8:]))
-	nsym := int64(binary.LittleEndian.Uint32(h[12:]))
 	opt := int64(binary.LittleEndian.Uint16(h[16:]))
-	if off+20+opt+nsec*40 > size {
-		return false
+	if nsec == 0xffff {
+		return true
 	}
-	if symptr != 0 && symptr+nsym*18 > size {
-		return false
-	}
-	return true
+	return off+20+opt+nsec*40 <= size
 }
 
+// peOK checks a PE image as LLVM 22's COFFObjectFile::initialize does: the
+// COFF header after the signature, then (unless the section count marks an
+// import library) a PE32 or PE32+ optional header with its data directory,
+// then the section table. Where the data directories point is not checked.
+// A file too short for an MS-DOS header and a signature (68 bytes) is read
+// as a plain COFF object from its first byte.
 func peOK(r io.ReaderAt, size int64) bool {
-	var b [4]byte
-	if size < 0x40 {
-		return false
+	if size < 0x40+4 {
+		return coffOK(r, size, 0)
 	}
+	var b [4]byte
 	if _, err := r.ReadAt(b[:], 0x3c); err != nil {
 		return false
 	}
-	off := int64(binary.LittleEndian.Uint32(b[:]))
-	if off+4 > size {
+	off := int64(binary.LittleEndian.Uint32(b[:])) + 4 // the COFF header
+	if off+20 > size {
 		return false
 	}
-	if _, err := r.ReadAt(b[:], off); err != nil || string(b[:]) != "PE\x00\x00" {
+	var h [20]byte
+	if _, err := r.ReadAt(h[:], off); err != nil {
 		return false
 	}
-	return coffOK(r, size, off+4)
+	nsec := int64(binary.LittleEndian.Uint16(h[2:]))
+	opt := int64(binary.LittleEndian.Uint16(h[16:]))
+	if nsec == 0xffff {
+		return true
+	}
+	ph := off + 20 // the optional header
+	var hdr, count int64
+	switch {
+	case ph+96 > size:
+		return false // smaller than a PE32 header
+	case readU16(r, ph) == 0x10b: // PE32
+		hdr, count = 96, 92
+	case readU16(r, ph) == 0x20b: // PE32+
+		hdr, count = 112, 108
+	default:
+		return false // "incorrect PE magic"
+	}
+	if ph+hdr > size {
+		return false
+	}
+	var c [4]byte
+	if _, err := r.ReadAt(c[:], ph+count); err != nil {
+		return false
+	}
+	if ph+hdr+8*int64(binary.LittleEndian.Uint32(c[:])) > size {
+		return false
+	}
+	return ph+opt+nsec*40 <= size
+}
+
+func readU16(r io.ReaderAt, off int64) uint16 {
+	var b [2]byte
+	if _, err := r.ReadAt(b[:], off); err != nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint16(b[:])
 }
 
 // machOOK checks that a thin Mach-O header and its load commands fit.
@@ -164,23 +199,86 @@ func machOOK(r io.ReaderAt, size int64, b []byte, hdr int64) bool {
 	return hdr+sizeofcmds <= size
 }
 
-// bigObjMagic is the class ID of a big-object COFF header.
-const bigObjMagic = "\xc7\xa1\xba\xd1\xee\xba\xa9\x4b\xaf\x20\xfa\xf6\x6a\xa4\xdc\xb8"
-
-// bigObjOK checks that a big-object COFF section table and symbol table fit.
+// bigObjOK checks a file that starts as a COFF big object does, as LLVM 22
+// reads it: of at least 56 bytes and version 2, a big object whose section
+// table must fit (its symbol table, like a COFF object's, need not);
+// otherwise a header with the 0xFFFF section count of an import library,
+// which LLVM takes for an object without sections.
 func bigObjOK(r io.ReaderAt, size int64) bool {
 	var h [56]byte
 	if size < 56 {
+		return true
+	}
+	if _, err := r.ReadAt(h[:], 0); err != nil {
+		return false
+	}
+	if binary.LittleEndian.Uint16(h[4:]) < 2 {
+		return true
+	}
+	nsec := int64(binary.LittleEndian.Uint32(h[44:]))
+	return 56+nsec*40 <= size
+}
+
+// dxContainerOK checks a DirectX container as LLVM 22's DXContainer::create
+// does: the 32-byte header; a part offset table whose offsets each lie past
+// the previous part and leave room for a part's name and size; and, for the
+// parts it reads, at most one of each and contents large enough for their
+// headers (DXIL 24 bytes, SFI0 8, HASH 20, a signature 8 and its
+// parameters; a PSV0 part needs a DXIL part). The contents of PSV0 parts and
+// of signature parameters are not checked further.
+func dxContainerOK(r io.ReaderAt, size int64) bool {
+	var h [32]byte
+	if size < 32 {
 		return false
 	}
 	if _, err := r.ReadAt(h[:], 0); err != nil {
 		return false
 	}
-	nsec := int64(binary.LittleEndian.Uint32(h[44:]))
-	symptr := int64(binary.LittleEndian.Uint32(h[48:]))
-	nsym := int64(binary.LittleEndian.Uint32(h[52:]))
-	if 56+nsec*40 > size {
-		return false
+	le := binary.LittleEndian
+	parts := uint64(le.Uint32(h[28:]))
+	last := uint32(32 + 4*parts) // LLVM keeps it in 32 bits
+	seen := map[string]bool{}
+	for i := uint64(0); i < parts; i++ {
+		var w [4]byte
+		at := int64(32 + 4*i)
+		if at+4 > size {
+			return false
+		}
+		if _, err := r.ReadAt(w[:], at); err != nil {
+			return false
+		}
+		off := le.Uint32(w[:])
+		if off < last || int64(off) >= size || int64(off) >= size-4 || int64(off)+8 > size {
+			return false
+		}
+		var ph [8]byte
+		if _, err := r.ReadAt(ph[:], int64(off)); err != nil {
+			return false
+		}
+		name, psize := string(ph[:4]), le.Uint32(ph[4:])
+		last = off + psize
+		// The part's contents, cut at the end of the file.
+		n := min(int64(psize), size-(int64(off)+8))
+		need := map[string]int64{"DXIL": 24, "SFI0": 8, "HASH": 20, "PSV0": 0}
+		switch name {
+		case "DXIL", "SFI0", "HASH", "PSV0":
+			if seen[name] || n < need[name] {
+				return false
+			}
+			seen[name] = true
+		case "ISG1", "OSG1", "PSG1":
+			if n < 8 {
+				return false
+			}
+			var sh [8]byte
+			if _, err := r.ReadAt(sh[:], int64(off)+8); err != nil {
+				return false
+			}
+			count, first := int64(le.Uint32(sh[:])), int64(le.Uint32(sh[4:]))
+			if n < 32*count+first {
+				return false
+			}
+		}
 	}
-	return symptr == 0 || symptr+nsym*20 <= size
+	return !seen["PSV0"] || seen["DXIL"]
 }

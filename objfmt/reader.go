@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // FormatError reports malformed input: what is wrong and at which file offset.
@@ -65,16 +67,15 @@ func ReadBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 // it), and a bundle whose contents lie outside the file is only marked
 // Truncated (an error once someone reads it: see ErrTruncated).
 func ScanBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
-	var m [4]byte
-	if n, _ := r.ReadAt(m[:], 0); n == 4 && string(m[:]) != "\x7fELF" && IsObject(r, size) {
-		switch {
-		case string(m[:2]) == "MZ" || isCOFFMachine(m[0], m[1]):
+	if k, err := magic.IdentifyReader(r, size); err == nil && !k.IsELF() && IsObject(r, size) {
+		switch k {
+		case magic.COFFObject, magic.PEExecutable:
 			return readCOFFBundles(r, size)
-		case string(m[:]) == "\x00asm":
+		case magic.Wasm:
 			return readWasmBundles(r, size)
 		}
-		// Mach-O, XCOFF and GOFF section names are too short (16, 8
-		// and 8 bytes) to hold BundlePrefix: no bundles.
+		// Mach-O, XCOFF and DXContainer section names are too short
+		// (16, 8 and 4 bytes) to hold BundlePrefix: no bundles.
 		return nil, nil
 	}
 	f, err := parseELF(r, size)
@@ -194,7 +195,7 @@ func (f *elfFile) readAt(off, n uint64, what string) ([]byte, error) {
 // elfHeaderOK reports whether the first bytes look like an ELF header with a
 // valid class and byte order, and returns the header size and byte order.
 func elfIdent(b []byte) (is64 bool, bo binary.ByteOrder, ok bool) {
-	if len(b) < 16 || string(b[:4]) != "\x7fELF" {
+	if len(b) < 16 || string(b[:4]) != magic.ELFMagic {
 		return false, nil, false
 	}
 	switch b[4] {
@@ -225,7 +226,7 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if _, err := r.ReadAt(id[:], 0); err != nil {
 		return nil, fmt.Errorf("objfmt: reading ELF header: %w", err)
 	}
-	if string(id[:4]) != "\x7fELF" {
+	if string(id[:4]) != magic.ELFMagic {
 		return nil, formatErr(0, "bad magic number %q", id[:4])
 	}
 	is64, bo, ok := elfIdent(id[:])

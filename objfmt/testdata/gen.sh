@@ -77,3 +77,6 @@ $CC --target=wasm32 -c -O1 src/w.c -o wasm.tmp.o
 $OBJCOPY --add-section=${P}hip-amdgcn-amd-amdhsa--gfx906=payload-4.bin \
 	--add-section=${P}host-x86_64-unknown-linux-gnu-=payload-nul.bin wasm.tmp.o wasm.fat.o
 rm wasm.tmp.o
+
+# A GOFF object (z/OS): LLVM 22 identifies it but reads it as no object.
+$CC --target=s390x-ibm-zos -c src/w.c -o clang-zos.goff
