@@ -2,15 +2,20 @@ package bundle_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/magic"
 )
 
 // objectFiles compiles host objects of several kinds with clang 22 and gcc.
@@ -219,5 +224,175 @@ func TestDiffObjectWasm(t *testing.T) {
 			difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-allow-missing-bundles", "-targets=hip-amdgcn-amd-amdhsa--gfx908," + hostT, "-input=" + f, "-output=a", "-output=b"}},
 		)
 	}
+	compare(t, ref, ours, cases)
+}
+
+// Hosts that are objects to LLVM 22 or not by their first bytes (package
+// magic): COFF headers of machines its identify_magic takes and of
+// machines it does not (then the binary format applies), and the headers
+// LLVM's object readers accept or refuse. -### shows whether llvm-objcopy
+// would run; a real run and -list show the rest.
+// Real runs are left out for PE images, on which llvm-objcopy 22 crashes.
+func TestDiffObjectIdentification(t *testing.T) {
+	ref, ours := tools(t)
+	le := binary.LittleEndian
+	coff := func(machine, nsec uint16) []byte {
+		b := make([]byte, 100)
+		le.PutUint16(b, machine)
+		le.PutUint16(b[2:], nsec)
+		return b
+	}
+	files := map[string][]byte{"d1": []byte("DEVICE CODE")}
+	var hosts, noRun []string
+	add := func(name string, data []byte) {
+		files[name] = data
+		hosts = append(hosts, name)
+	}
+	for _, m := range []uint16{0x8664, 0x0000, 0x01f0, 0x0166, 0x0250, 0x0184, 0x0283, 0x0290, 0x0268, 0x02c4,
+		0x01c0, 0x01c2, 0x0200, 0x0169, 0x0366, 0x01a6, 0x5064, 0x0190} {
+		add(fmt.Sprintf("coff-%04x.obj", m), coff(m, 0))
+	}
+	add("coff-20-bytes.obj", coff(0x01f0, 0)[:20])
+	add("coff-sections-past-eof.obj", coff(0x8664, 3))
+	add("coff-nsec-ffff.obj", coff(0x8664, 0xffff))
+	symtab := coff(0x01f0, 0)
+	le.PutUint32(symtab[8:], 1000)
+	le.PutUint32(symtab[12:], 4)
+	add("coff-symtab-past-eof.obj", symtab)
+	bigobj := make([]byte, 40)
+	copy(bigobj, "\x00\x00\xff\xff\x02\x00\x64\x86")
+	copy(bigobj[12:], magic.BigObjClassID)
+	add("bigobj-40.obj", bigobj)
+	pe := make([]byte, 0x40+4+20+112)
+	copy(pe, "MZ")
+	le.PutUint32(pe[0x3c:], 0x40)
+	copy(pe[0x40:], "PE\x00\x00")
+	le.PutUint16(pe[0x44:], 0x01c0) // ARM: no object as a COFF file, but a PE image
+	le.PutUint16(pe[0x44+16:], 112)
+	le.PutUint16(pe[0x44+20:], 0x20b)
+	add("pe-arm.exe", pe)
+	add("pe-no-optional-header.exe", pe[:0x40+4+20])
+	noRun = append(noRun, "pe-arm.exe")
+	macho := make([]byte, 32)
+	copy(macho, "\xcf\xfa\xed\xfe")
+	add("macho-type-0.o", macho)
+	goff := make([]byte, 80)
+	copy(goff, "\x03\xf0\x00")
+	add("goff.o", goff)
+	dx := make([]byte, 32)
+	copy(dx, "DXBC")
+	add("dxcontainer.o", dx)
+	var dry, real []difftest.Case
+	for _, h := range hosts {
+		bundle := []string{"-type=o", "-targets=host-x86_64-pc-windows-msvc," + gfx906, "-input=" + h, "-input=d1", "-output=fat.o"}
+		dry = append(dry, difftest.Case{Name: h + " -###", Files: files, Args: append(bundle, "-###")})
+		if !slices.Contains(noRun, h) {
+			real = append(real, difftest.Case{Name: h, Files: files, Args: bundle})
+		}
+		real = append(real, difftest.Case{Name: h + " list", Files: files, Args: []string{"-type=o", "-list", "-input=" + h}})
+	}
+	compareDry(t, ref, ours, dry)
+	compare(t, ref, ours, real)
+}
+
+// COFF fat objects listed and unbundled by the bundler's own COFF reader:
+// long section names and the string table, contents past the end, other
+// machines, and a PE image holding bundle sections.
+func TestDiffObjectCOFFSections(t *testing.T) {
+	ref, ours := tools(t)
+	fat, err := os.ReadFile(filepath.Join("..", "objfmt", "testdata", "coff-x86_64.fat.obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	patch := func(off int, b []byte) []byte {
+		c := bytes.Clone(fat)
+		copy(c[off:], b)
+		return c
+	}
+	u32 := func(v uint32) []byte { return le.AppendUint32(nil, v) }
+	nsec, opt := int(le.Uint16(fat[2:])), int(le.Uint16(fat[16:]))
+	symPtr, nsym := int(le.Uint32(fat[8:])), int(le.Uint32(fat[12:]))
+	strtab := symPtr + 18*nsym
+	// The sections with long names, in table order.
+	var long []int
+	for i := range nsec {
+		if o := 20 + opt + 40*i; fat[o] == '/' {
+			long = append(long, o)
+		}
+	}
+	if len(long) < 3 {
+		t.Fatalf("%d long section names", len(long))
+	}
+	files := map[string][]byte{
+		"fat.obj":                 fat,
+		"name-past-strtab.obj":    patch(long[1], []byte("/9999\x00\x00\x00")),
+		"name-not-a-number.obj":   patch(long[1], []byte("/1x\x00\x00\x00\x00\x00")),
+		"name-empty-offset.obj":   patch(long[1], []byte("/\x00\x00\x00\x00\x00\x00\x00")),
+		"name-base64.obj":         patch(long[0], []byte("//AAAAA"+string(rune('A'+4)))),
+		"name-base64-bad.obj":     patch(long[0], []byte("//AA*AAA")),
+		"strtab-size-4.obj":       patch(strtab, u32(4)),
+		"strtab-size-0.obj":       patch(strtab, u32(0)),
+		"strtab-past-eof.obj":     patch(strtab, u32(uint32(len(fat)))),
+		"strtab-no-nul.obj":       patch(len(fat)-1, []byte("x")),
+		"symtab-past-eof.obj":     patch(8, u32(uint32(len(fat)))),
+		"contents-past-eof.obj":   patch(long[2]+20, u32(uint32(len(fat)))),
+		"contents-ptr-0.obj":      patch(long[2]+20, u32(0)),
+		"machine-powerpc.obj":     patch(0, []byte{0xf0, 0x01}),
+		"machine-mips-r4000.obj":  patch(0, []byte{0x66, 0x01}),
+		"machine-arm.obj":         patch(0, []byte{0xc0, 0x01}),
+		"nsec-ffff.obj":           patch(2, []byte{0xff, 0xff}),
+		"contents-past-eof-2.obj": patch(long[2]+16, u32(1<<20)),
+	}
+	// A PE image with the object's sections and string table: an MS-DOS
+	// stub, the signature, the file header, a PE32+ optional header
+	// without data directories, then the object from its section table
+	// on (offsets moved along).
+	shift := 0x40 + 4 + 112
+	pe := make([]byte, 0x40)
+	copy(pe, "MZ")
+	le.PutUint32(pe[0x3c:], 0x40)
+	pe = append(pe, "PE\x00\x00"...)
+	fh := bytes.Clone(fat[:20])
+	le.PutUint16(fh[16:], 112)
+	le.PutUint32(fh[8:], uint32(symPtr+shift))
+	pe = append(pe, fh...)
+	oh := make([]byte, 112)
+	le.PutUint16(oh, 0x20b)
+	pe = append(pe, oh...)
+	body := bytes.Clone(fat[20+opt:])
+	for i := range nsec {
+		o := 40 * i
+		if p := le.Uint32(body[o+20:]); p != 0 {
+			le.PutUint32(body[o+20:], p+uint32(shift))
+		}
+		le.PutUint32(body[o+8:], le.Uint32(body[o+16:])) // VirtualSize = SizeOfRawData
+	}
+	pe = append(pe, body...)
+	files["image.exe"] = pe
+	vs := func(i int, v uint32) []byte {
+		c := bytes.Clone(pe)
+		le.PutUint32(c[0x40+4+20+112+(long[i]-20-opt)+8:], v)
+		return c
+	}
+	files["image-virtual-size-0.exe"] = vs(2, 0)
+	files["image-virtual-size-1.exe"] = vs(2, 1)
+	files["image-virtual-size-big.exe"] = vs(2, 1000)
+	files["image-name-past-strtab.exe"] = func() []byte {
+		c := bytes.Clone(pe)
+		copy(c[0x40+4+20+112+(long[1]-20-opt):], "/9999\x00\x00\x00")
+		return c
+	}()
+	var cases []difftest.Case
+	for name := range files {
+		cases = append(cases,
+			difftest.Case{Files: files, Args: []string{"-type=o", "-list", "-input=" + name}},
+			difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-targets=" + gfx906 + "," + gfx908, "-input=" + name, "-output=a", "-output=b"}},
+			difftest.Case{Files: files, Args: []string{"-type=o", "-unbundle", "-allow-missing-bundles", "-targets=" + gfx90a + "," + gfx908, "-input=" + name, "-output=a", "-output=b"}},
+		)
+	}
+	slices.SortFunc(cases, func(a, b difftest.Case) int {
+		return strings.Compare(strings.Join(a.Args, " "), strings.Join(b.Args, " "))
+	})
 	compare(t, ref, ours, cases)
 }
