@@ -20,8 +20,8 @@ import (
 
 // archiveFiles builds, with clang 22 and LLVM's own tools, a folder of
 // heterogeneous device archives: ELF fat objects from a real HIP -fgpu-rdc
-// compile, binary bundles, a compressed bundle, a plain object, GNU, thin and
-// BSD archives.
+// compile, binary bundles, a compressed bundle, a plain object, GNU, thin,
+// BSD and AIX big archives.
 func archiveFiles(t *testing.T, ref string) map[string][]byte {
 	t.Helper()
 	clang := llvmref.Need(t, "clang")
@@ -65,6 +65,7 @@ func archiveFiles(t *testing.T, ref string) map[string][]byte {
 	run(nil, llvmar, "rcs", "libconf.a", "memA.o", "conf.o")
 	run(nil, llvmar, "rcsT", "libthin.a", "memA.o", "sub/memA.o", "memB.o")
 	run(nil, llvmar, "rcs", "--format=bsd", "libbsd.a", "memA.o", "memB.o", "memC.o")
+	run(nil, llvmar, "rcs", "--format=bigarchive", "libbig.a", "memA.o", "memB.o", "memC.o")
 	run(nil, llvmar, "rcs", "libplain.a", "plain.o")
 	return difftest.ReadTree(dir)
 }
@@ -91,7 +92,7 @@ func TestDiffArchive(t *testing.T) {
 		return difftest.Case{Files: files, Args: append([]string{"-type=a", "-unbundle"}, args...)}
 	}
 	var cases []difftest.Case
-	for _, lib := range []string{"libt.a", "libdup.a", "libthin.a", "libbsd.a"} {
+	for _, lib := range []string{"libt.a", "libdup.a", "libthin.a", "libbsd.a", "libbig.a"} {
 		cases = append(cases,
 			a("-input="+lib, "-allow-missing-bundles", "-targets="+k906xp+","+k90a+","+omp906+","+k908+","+k1030, "-output=o1.a", "-output=o2.a", "-output=o3.a", "-output=o4.a", "-output=o5.a"),
 			a("-input="+lib, "-allow-missing-bundles", "-hip-openmp-compatible", "-targets="+k906xm+","+k90axp+","+omp908+","+hostpc+","+sm70, "-output=o1.a", "-output=o2.a", "-output=o3.a", "-output=o4.a", "-output=o5.a"),

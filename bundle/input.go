@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // input is an input file opened for random access. Files are read in place;
@@ -94,12 +96,12 @@ func (j *job) openInput(path string) (*input, error) {
 	if in.size < 8 {
 		return in, nil
 	}
-	var magic [4]byte
-	if _, err := in.r.ReadAt(magic[:], 0); err != nil {
+	var head [4]byte
+	if _, err := in.r.ReadAt(head[:], 0); err != nil {
 		in.close()
 		return nil, pathError(path, err)
 	}
-	if string(magic[:]) != "CCOB" {
+	if magic.Identify(head[:]) != magic.CompressedBundle {
 		if j.Verbose {
 			fmt.Fprintln(j.Stderr, "Uncompressed bundle.")
 		}

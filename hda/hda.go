@@ -23,6 +23,7 @@ import (
 	"github.com/goffload/goffload/bitcode"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/targetid"
 )
@@ -88,9 +89,10 @@ type codeObject struct {
 
 // Unbundle performs the unbundling and writes every output, atomically.
 func Unbundle(o Options) error {
-	var magic [8]byte
-	if n, _ := o.Archive.ReadAt(magic[:], 0); n < len(magic) || !ar.IsArchive(magic[:]) {
-		// LLVM says this of every input that is not an archive.
+	var head [8]byte
+	if n, _ := o.Archive.ReadAt(head[:], 0); magic.Identify(head[:n]) != magic.Archive {
+		// LLVM says this of every input that is not an archive (GNU, BSD,
+		// thin or AIX big).
 		return errorf("file too small to be an archive")
 	}
 	rd, err := ar.NewReader(o.Archive, o.ArchiveSize, o.ArchiveName)
@@ -167,11 +169,11 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	if size < 8 {
 		return sr, size, nil
 	}
-	var magic [4]byte
-	if _, err := sr.ReadAt(magic[:], 0); err != nil {
+	var head [4]byte
+	if _, err := sr.ReadAt(head[:], 0); err != nil {
 		return nil, 0, errorf("%s: %v", m.Name, err)
 	}
-	if string(magic[:]) != "CCOB" {
+	if magic.Identify(head[:]) != magic.CompressedBundle {
 		if o.Uncompressed != nil {
 			o.Uncompressed()
 		}
