@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // AIX big archives ("<bigaf>\n", llvm-ar --format=bigarchive): a 128-byte
@@ -22,7 +24,7 @@ import (
 // The symbol tables and the member table are stored as members too, outside
 // the chain from the first to the last member.
 const (
-	magicBig        = "<bigaf>\n"
+	magicBig        = magic.BigArchiveMagic
 	bigFixedLen     = 128
 	bigHeaderLen    = 112
 	bigSymtabHeader = bigHeaderLen + 2 // header, empty name, terminator

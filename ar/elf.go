@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // ELF constants used by symbol extraction.
@@ -64,7 +66,7 @@ func elfErr(format string, a ...any) error { return &elfError{fmt.Sprintf(format
 
 func newELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	var id [16]byte
-	if size < 16 || readFull(r, id[:], 0) != nil || string(id[:4]) != "\x7fELF" {
+	if size < 16 || readFull(r, id[:], 0) != nil || string(id[:4]) != magic.ELFMagic {
 		return nil, elfErr("not an ELF file")
 	}
 	e := &elfFile{r: r, size: size}

@@ -1,5 +1,7 @@
 package ar
 
+import "github.com/goffload/goffload/magic"
+
 // Byte layout of Unix archives. Every member starts with a 60-byte header of
 // space-padded ASCII fields:
 //
@@ -15,8 +17,8 @@ package ar
 // Member data follows the header and is padded to an even offset with '\n'
 // (the pad byte is not counted in the size).
 const (
-	magicGNU  = "!<arch>\n" // GNU/SysV and BSD archives
-	magicThin = "!<thin>\n" // thin archives: member data lives in other files
+	magicGNU  = magic.ArchiveMagic     // "!<arch>\n": GNU/SysV and BSD archives
+	magicThin = magic.ThinArchiveMagic // "!<thin>\n": thin archives, member data in other files
 	magicLen  = 8
 
 	headerSize = 60
