@@ -238,6 +238,7 @@ func dxContainerOK(r io.ReaderAt, size int64) bool {
 	parts := uint64(le.Uint32(h[28:]))
 	last := uint32(32 + 4*parts) // LLVM keeps it in 32 bits
 	seen := map[string]bool{}
+	need := map[string]int64{"DXIL": 24, "SFI0": 8, "HASH": 20, "PSV0": 0} // header sizes
 	for i := uint64(0); i < parts; i++ {
 		var w [4]byte
 		at := int64(32 + 4*i)
@@ -259,7 +260,6 @@ func dxContainerOK(r io.ReaderAt, size int64) bool {
 		last = off + psize
 		// The part's contents, cut at the end of the file.
 		n := min(int64(psize), size-(int64(off)+8))
-		need := map[string]int64{"DXIL": 24, "SFI0": 8, "HASH": 20, "PSV0": 0}
 		switch name {
 		case "DXIL", "SFI0", "HASH", "PSV0":
 			if seen[name] || n < need[name] {
