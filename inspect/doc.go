@@ -20,6 +20,8 @@
 //     bundle's entry table reaches;
 //   - OffloadBinaries of versions 1 to 3, several entries each, nested;
 //   - host bitcode with embedded offload objects; KPAK archives;
+//   - zip archives (Python wheels): stored members in place, compressed
+//     ones that hold device code inflated into unlinked temporary files;
 //   - plain AMDGPU and CUDA code objects.
 //
 // Each code object comes with its container path, file offset and size (or,

@@ -30,6 +30,7 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l := Read(bytes.NewReader(data), int64(len(data)), "fuzz", nil)
+		defer l.Close()
 		for _, o := range l.Objects {
 			if o.Size < 0 || o.Offset >= 0 && (o.Offset > int64(len(data)) || o.Size > int64(len(data))-o.Offset) {
 				t.Fatalf("%s: offset %d size %d outside the %d-byte input", o.Where(), o.Offset, o.Size, len(data))

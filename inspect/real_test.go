@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"fmt"
@@ -248,6 +249,60 @@ func TestRealAgainstBundler(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(f, "o", cut, o)
+		}
+	}
+}
+
+// A Python wheel (a zip): stored members are read in place, compressed ones
+// that hold device code are inflated to a temporary file; the objects are
+// the same as in the libraries themselves.
+func TestWheel(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, m := range []struct {
+		name   string
+		method uint16
+	}{{"torch/lib/libmulti.so", zip.Deflate}, {"torch/lib/libmulti-ccob.so", zip.Store}, {"torch/__init__.py", zip.Deflate}} {
+		data := []byte("import torch\n")
+		if strings.HasSuffix(m.name, ".so") {
+			data = realBytes(t, filepath.Base(m.name))
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: m.name, Method: m.method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	zw.Close()
+	whl := filepath.Join(t.TempDir(), "torch-2.9-cp312-linux_x86_64.whl")
+	os.WriteFile(whl, buf.Bytes(), 0o644)
+	l, err := ReadFile(whl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if len(l.Errors) > 0 || l.Kind != "zip archive" {
+		t.Fatalf("%s: %v", l.Kind, l.Errors)
+	}
+	for _, f := range []string{"libmulti.so", "libmulti-ccob.so"} {
+		want := readReal(t, f)
+		var got []*Object
+		for _, o := range l.Objects {
+			if strings.Contains(o.Path[0], "/"+f+" ") || strings.HasSuffix(o.Path[0], "/"+f) {
+				got = append(got, o)
+			}
+		}
+		if len(got) != len(want.Objects) {
+			t.Fatalf("%s: %d objects in the wheel, %d in the library", f, len(got), len(want.Objects))
+		}
+		for i, o := range got {
+			if o.ID != want.Objects[i].ID || !bytes.Equal(readAll(t, o), readAll(t, want.Objects[i])) {
+				t.Errorf("%s: object %d differs", o.Where(), i)
+			}
+			stored := f == "libmulti-ccob.so"
+			if stored && o.Compressed != nil && o.Compressed.Offset < 0 || !stored && o.Offset >= 0 {
+				t.Errorf("%s: offsets %d / %+v", o.Where(), o.Offset, o.Compressed)
+			}
 		}
 	}
 }

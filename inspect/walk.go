@@ -25,10 +25,16 @@ type Listing struct {
 	Errors []*Error
 
 	closer io.Closer
+	temps  []*os.File
 }
 
-// Close releases the file opened by ReadFile.
+// Close releases the file opened by ReadFile and the temporary files of
+// inflated zip members (Read makes those too: close its listings as well).
 func (l *Listing) Close() error {
+	for _, f := range l.temps {
+		f.Close()
+	}
+	l.temps = nil
 	if l.closer == nil {
 		return nil
 	}
@@ -101,8 +107,11 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	}
 	for i, o := range w.l.Objects {
 		o.Index = i
-		o.file = fc
+		if o.Offset >= 0 {
+			o.file = fc
+		}
 	}
+	w.l.temps = w.temps
 	return w.l
 }
 
@@ -149,6 +158,9 @@ func (p place) sub(off int64, step string) place {
 }
 
 type walker struct {
+	// temps are the files inflated zip members were written to, closed
+	// with the listing.
+	temps []*os.File
 	// bundleStarts maps the file offset of every bundle met to its
 	// number within its section.
 	bundleStarts map[int64]int
@@ -182,6 +194,8 @@ func (w *walker) describe(r io.ReaderAt, size int64, k magic.Kind) string {
 			return "text offload bundle"
 		case isKPAK(r, size):
 			return "KPAK archive"
+		case isZip(r, size):
+			return "zip archive"
 		case size == 0:
 			return "empty file"
 		}
@@ -213,6 +227,8 @@ func (w *walker) walk(r io.ReaderAt, size int64, p place, k magic.Kind) {
 		w.walkText(r, size, p)
 	case k == magic.Unknown && isKPAK(r, size):
 		w.walkKPAK(r, size, p)
+	case k == magic.Unknown && isZip(r, size):
+		w.walkZip(r, size, p)
 	}
 }
 
