@@ -110,11 +110,57 @@ func TestHostileHeaders(t *testing.T) {
 	if e, err := ReadEntries(bytes.NewReader(zero), 32); err != nil || len(e) != 0 {
 		t.Error("zero entries")
 	}
-	// Huge ID length.
+	// Huge ID length: LLVM's check wraps and it crashes hashing the ID.
 	idl := append([]byte(nil), data...)
 	copy(idl[48:], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
-	if e, err := ReadEntries(bytes.NewReader(idl), int64(len(idl))); err != nil || len(e) != 0 {
+	if e, err := ReadEntries(bytes.NewReader(idl), int64(len(idl))); !errors.Is(err, ErrTruncatedTable) {
 		t.Errorf("huge ID length: %v %v", e, err)
+	}
+	// The same with offset 0: LLVM stops at the offset check (no bundles).
+	copy(idl[32:], make([]byte, 8))
+	if e, err := ReadTable(bytes.NewReader(idl), int64(len(idl))); err != nil || len(e) != 0 {
+		t.Errorf("huge ID length, offset 0: %v %v", e, err)
+	}
+}
+
+// patchU64 returns data with the little-endian uint64 at off set to v.
+func patchU64(data []byte, off int, v uint64) []byte {
+	b := bytes.Clone(data)
+	for i := range 8 {
+		b[off+i] = byte(v >> (8 * i))
+	}
+	return b
+}
+
+// A first entry whose offset + size wraps past 2^64: LLVM 22 lists every
+// entry and extracts the others; reading that one would read outside the
+// file. ReadTable keeps it (marked), ReadEntries refuses the bundle.
+func TestWrappedPayload(t *testing.T) {
+	data, _ := os.ReadFile("testdata/four.bc")
+	for _, tc := range []struct {
+		name      string
+		off, size uint64
+	}{
+		{"size wraps", 268, 1<<64 - 268 + 4},
+		{"offset wraps", 1<<64 - 4, 8},
+		{"size max", 268, 1<<64 - 1},
+	} {
+		b := patchU64(patchU64(data, 32, tc.off), 40, tc.size)
+		es, err := ReadTable(bytes.NewReader(b), int64(len(b)))
+		if err != nil || len(es) != 4 {
+			t.Fatalf("%s: ReadTable: %d entries, %v", tc.name, len(es), err)
+		}
+		if es[0].ID != host || es[0].Outside == nil || es[0].Offset != 0 || es[0].Size != 0 {
+			t.Errorf("%s: first entry %+v", tc.name, es[0])
+		}
+		for _, e := range es[1:] {
+			if e.Outside != nil || e.Offset+e.Size > int64(len(b)) || e.Size == 0 {
+				t.Errorf("%s: entry %+v", tc.name, e)
+			}
+		}
+		if _, err := ReadEntries(bytes.NewReader(b), int64(len(b))); !errors.Is(err, ErrTruncatedTable) {
+			t.Errorf("%s: ReadEntries: %v", tc.name, err)
+		}
 	}
 }
 
@@ -136,9 +182,13 @@ func FuzzReadEntries(f *testing.F) {
 			return
 		}
 		for _, e := range entries {
-			if e.Offset <= 0 || e.Size < 0 || e.Offset+e.Size > int64(len(data)) {
+			if e.Offset <= 0 || e.Size < 0 || e.Offset+e.Size > int64(len(data)) || e.Outside != nil {
 				t.Fatalf("entry out of range: %+v (len %d)", e, len(data))
 			}
+		}
+		table, err := ReadTable(bytes.NewReader(data), int64(len(data)))
+		if err != nil || len(table) != len(entries) {
+			t.Fatalf("ReadTable: %d entries, %v; ReadEntries: %d", len(table), err, len(entries))
 		}
 	})
 }

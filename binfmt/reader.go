@@ -13,6 +13,12 @@ import (
 type Entry struct {
 	ID           string
 	Offset, Size int64
+	// Outside is set, by ReadTable only, for an entry LLVM 22 accepts
+	// although its payload lies outside the file: its offset plus size
+	// wraps past 2^64, which LLVM's bounds check does not see. Such an
+	// entry can be listed but not extracted (LLVM reads out of bounds);
+	// Offset and Size are 0 and Outside says why.
+	Outside error
 }
 
 // ErrTruncatedTable reports a header whose entry table stops early after at
@@ -34,13 +40,42 @@ func IsBundle(r io.ReaderAt, size int64) bool {
 // ReadEntries reads the entry table of a binary bundle of the given size.
 // It returns no entries (and no error) for data that is not a bundle, for an
 // empty table, and when the first entry is already invalid, as LLVM does.
-// Entries are in file order and may repeat an ID.
+// Entries are in file order and may repeat an ID. Every entry returned has
+// its payload inside the data.
 //
 // An entry is invalid when the file ends inside it, its offset is 0 or its
 // payload runs past the end of the data. When that happens after at least
 // one valid entry, LLVM 22 crashes; ReadEntries returns an error wrapping
-// ErrTruncatedTable that says which entry and why.
+// ErrTruncatedTable that says which entry and why. An entry LLVM 22 accepts
+// only because its bounds checks wrap around 2^64 (see ReadTable) is such an
+// error too, wherever it is.
 func ReadEntries(r io.ReaderAt, size int64) ([]Entry, error) {
+	entries, err := ReadTable(r, size)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Outside != nil {
+			return nil, e.Outside
+		}
+	}
+	return entries, nil
+}
+
+// ReadTable reads the entry table as LLVM 22 reads it, for tools that must
+// list what LLVM lists. It differs from ReadEntries where LLVM's bounds
+// checks wrap around 2^64:
+//
+//   - an entry whose offset plus size wraps (a huge offset or size) is
+//     accepted, as LLVM accepts it, with Outside set: it can be listed and
+//     the other entries extracted, but reading it would read outside the
+//     file (LLVM writes memory around its buffer, or fails with "Bad
+//     address"), so it cannot be extracted;
+//   - an ID length that wraps with a valid offset and size makes LLVM crash
+//     (it hashes an ID of nearly 2^64 bytes): an error wrapping
+//     ErrTruncatedTable, even for the first entry. With an invalid offset
+//     LLVM stops reading there, as for any invalid entry.
+func ReadTable(r io.ReaderAt, size int64) ([]Entry, error) {
 	if !IsBundle(r, size) {
 		return nil, nil
 	}
@@ -53,12 +88,15 @@ func ReadEntries(r io.ReaderAt, size int64) ([]Entry, error) {
 	var entries []Entry
 	pos := int64(entriesOff)
 	for i := uint64(0); i < n; i++ {
-		e, next, why := readEntry(r, size, pos)
+		e, next, why, crash := readEntry(r, size, pos)
 		if why != "" {
-			if len(entries) == 0 {
+			if len(entries) == 0 && !crash {
 				return nil, nil
 			}
 			return nil, fmt.Errorf("%w: entry %d at offset %d: %s", ErrTruncatedTable, i, pos, why)
+		}
+		if e.Outside != nil {
+			e.Outside = fmt.Errorf("%w: entry %d at offset %d: %v", ErrTruncatedTable, i, pos, e.Outside)
 		}
 		entries = append(entries, e)
 		pos = next
@@ -66,28 +104,42 @@ func ReadEntries(r io.ReaderAt, size int64) ([]Entry, error) {
 	return entries, nil
 }
 
-func readEntry(r io.ReaderAt, size, pos int64) (Entry, int64, string) {
+// readEntry reads the entry at pos. why is set for an entry LLVM stops at
+// (or crashes on, when crash is set); an entry LLVM accepts although its
+// payload is outside the file comes with Outside set.
+func readEntry(r io.ReaderAt, size, pos int64) (e Entry, next int64, why string, crash bool) {
 	off, ok1 := readU64(r, size, pos)
 	sz, ok2 := readU64(r, size, pos+8)
 	idLen, ok3 := readU64(r, size, pos+16)
 	if !ok1 || !ok2 || !ok3 {
-		return Entry{}, 0, "file ends inside the entry header"
+		return Entry{}, 0, "file ends inside the entry header", false
 	}
 	idStart := pos + entryFixed
-	if idLen > uint64(size-idStart) {
-		return Entry{}, 0, fmt.Sprintf("ID length %d runs past the end of the file (%d bytes)", idLen, size)
+	// LLVM checks idStart + idLen > size in 64 bits: a length that wraps
+	// passes, and the check of the offset comes next.
+	idWraps := idLen > ^uint64(0)-uint64(idStart)
+	if idLen > uint64(size-idStart) && !idWraps {
+		return Entry{}, 0, fmt.Sprintf("ID length %d runs past the end of the file (%d bytes)", idLen, size), false
 	}
 	if off == 0 {
-		return Entry{}, 0, "payload offset is 0"
+		return Entry{}, 0, "payload offset is 0", false
 	}
-	if off > uint64(size) || sz > uint64(size)-off {
-		return Entry{}, 0, fmt.Sprintf("payload at offset %d with size %d runs past the end of the file (%d bytes)", off, sz, size)
+	// LLVM's check of the payload, offset + size > file size, wraps too.
+	if off+sz > uint64(size) {
+		return Entry{}, 0, fmt.Sprintf("payload at offset %d with size %d runs past the end of the file (%d bytes)", off, sz, size), false
+	}
+	if idWraps {
+		return Entry{}, 0, fmt.Sprintf("ID length %d runs past the end of the file (%d bytes)", idLen, size), true
 	}
 	id := make([]byte, idLen)
 	if _, err := r.ReadAt(id, idStart); err != nil {
-		return Entry{}, 0, "cannot read the ID: " + err.Error()
+		return Entry{}, 0, "cannot read the ID: " + err.Error(), false
 	}
-	return Entry{ID: string(id), Offset: int64(off), Size: int64(sz)}, idStart + int64(idLen), ""
+	next = idStart + int64(idLen)
+	if off > uint64(size) || sz > uint64(size)-off {
+		return Entry{ID: string(id), Outside: fmt.Errorf("payload of '%s' at offset %d with size %d lies outside the file (%d bytes)", id, off, sz, size)}, next, "", false
+	}
+	return Entry{ID: string(id), Offset: int64(off), Size: int64(sz)}, next, "", false
 }
 
 func readU64(r io.ReaderAt, size, pos int64) (uint64, bool) {

@@ -208,8 +208,9 @@ func (o Options) memberError(m *ar.Member, err error) error {
 type bundle struct {
 	id          string
 	off, size   int64
-	placeholder bool // a one-NUL-byte host section: the stripped object
-	truncated   bool // contents outside the member: an error if extracted
+	placeholder bool  // a one-NUL-byte host section: the stripped object
+	truncated   bool  // contents outside the member: an error if extracted
+	outside     error // a binary entry LLVM accepts whose payload is outside the member: an error if extracted
 }
 
 // bundlesOf dispatches a member as LLVM does: the object handler when it is
@@ -233,13 +234,13 @@ func bundlesOf(r io.ReaderAt, size int64) ([]bundle, bool, error) {
 		}
 		return out, true, nil
 	}
-	entries, err := binfmt.ReadEntries(r, size)
+	entries, err := binfmt.ReadTable(r, size)
 	if err != nil {
 		return nil, false, err
 	}
 	var out []bundle
 	for _, e := range binfmt.VisitOrder(entries) {
-		out = append(out, bundle{id: e.ID, off: e.Offset, size: e.Size})
+		out = append(out, bundle{id: e.ID, off: e.Offset, size: e.Size, outside: e.Outside})
 	}
 	return out, false, nil
 }
@@ -267,6 +268,9 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 		}
 		if b.truncated {
 			return o.memberError(m, objfmt.ErrTruncated)
+		}
+		if b.outside != nil {
+			return o.memberError(m, b.outside)
 		}
 		co := codeObject{name: memberName(stem, ext, b.id, id.TargetID), data: r, size: b.size}
 		if b.placeholder && isObj && o.DryRun != nil {
