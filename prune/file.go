@@ -32,6 +32,15 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 	if opts.Replace != nil && !s.matched {
 		return r, fmt.Errorf("%s: no code object for %s to replace", name, opts.Replace.Target)
 	}
+	if len(opts.Keep) > 0 {
+		kept := false
+		for _, d := range r.Decisions {
+			kept = kept || d.Action == Kept
+		}
+		if !kept {
+			r.Notes = append(r.Notes, fmt.Sprintf("no code object fits %s: only host entries remain", strings.Join(opts.Keep, ", ")))
+		}
+	}
 	return r, nil
 }
 
