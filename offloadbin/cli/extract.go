@@ -38,6 +38,32 @@ func OutputName(input string, b *offloadbin.Binary, index int) string {
 	return fmt.Sprintf("%s-%s-%s.%d.%s", stem(input), b.Triple(), b.Arch(), index, b.ImageKind.Extension())
 }
 
+// checkDerivedName refuses an image whose triple or arch would make the
+// name OutputName derives for it anything but a single file name in the
+// current folder: a '/' (LLVM 22 writes "in-/../../x-gfx906.0.o" wherever
+// that leads) or a control character (newlines in file names). index is the
+// image's position among those filter matched, as in the name.
+func checkDerivedName(input, filter string, f offloadbin.Found, index int) error {
+	for _, field := range []struct{ key, value string }{{"triple", f.Triple()}, {"arch", f.Arch()}} {
+		why := ""
+		for _, c := range []byte(field.value) {
+			if c == '/' {
+				why = "contains '/'"
+				break
+			}
+			if c < 0x20 || c == 0x7f {
+				why = "contains control characters"
+				break
+			}
+		}
+		if why != "" {
+			return fmt.Errorf("image %d matching '--image=%s' in '%s': its %s %q %s and cannot be part of the output file name %q; name the output with file=",
+				index, filter, f.Container, field.key, field.value, why, OutputName(input, f.Binary, index))
+		}
+	}
+	return nil
+}
+
 // extract is extract mode: find every image in the input, then handle the
 // filters in order.
 func (t *tool) extract(path string, filters []string, archive bool) error {
@@ -69,14 +95,27 @@ func (t *tool) extract(path string, filters []string, archive bool) error {
 	if err != nil {
 		return errors.New(offloadbin.LLVMMessage(err))
 	}
-	for _, fv := range filters {
+	matches := make([][]offloadbin.Found, len(filters))
+	for i, fv := range filters {
 		filter := ParseImageSpec(fv)
-		var matched []offloadbin.Found
 		for _, f := range found {
 			if Matches(f.Binary, filter) {
-				matched = append(matched, f)
+				matches[i] = append(matches[i], f)
 			}
 		}
+		// Names derived from an image's metadata are checked before any
+		// output is written.
+		if !archive && !filter.Has("file") {
+			for j, f := range matches[i] {
+				if err := checkDerivedName(path, fv, f, j); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for i, fv := range filters {
+		filter := ParseImageSpec(fv)
+		matched := matches[i]
 		if len(matched) == 0 {
 			continue
 		}
