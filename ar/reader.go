@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -26,8 +27,11 @@ type Member struct {
 // "" otherwise.
 func (m *Member) Path() string { return m.path }
 
-// Open returns the member's data. For thin members it opens the file on disk
-// (closed by Reader.Close) and covers the whole file, as LLVM does.
+// Open returns the member's data. For thin members it checks that the file
+// on disk can be opened and covers the whole file, as LLVM does; the file is
+// then opened again when read and only a few are kept open at a time (all
+// closed by Reader.Close), so that an archive may have more members than
+// the process may open files. Reading fails if the file was replaced.
 func (m *Member) Open() (*io.SectionReader, error) {
 	if m.r == nil {
 		return nil, fmt.Errorf("ar: Open of a Member not obtained from a Reader")
@@ -47,8 +51,97 @@ func (m *Member) Open() (*io.SectionReader, error) {
 		f.Close()
 		return nil, &ThinMemberError{Archive: m.r.path, Name: m.Name, Path: m.path, Err: err}
 	}
-	m.r.files = append(m.r.files, f)
-	return io.NewSectionReader(f, 0, fi.Size()), nil
+	th := &thinFile{r: m.r, path: m.path, fi: fi}
+	m.r.thin.keep(th, f)
+	return io.NewSectionReader(th, 0, fi.Size()), nil
+}
+
+// maxOpenThin is how many thin members' files a Reader keeps open.
+const maxOpenThin = 16
+
+// thinFiles keeps the most recently used thin members' files open.
+type thinFiles struct {
+	mu   sync.Mutex
+	gen  int // Close starts a new generation; older thinFiles are closed
+	open []*thinFile
+}
+
+// thinFile reads a thin member's file, reopening it when it was closed.
+type thinFile struct {
+	r    *Reader
+	path string
+	fi   os.FileInfo // what Open found
+	gen  int         // the generation of thinFiles it was opened in
+	f    *os.File    // nil while closed
+}
+
+// keep records th's open file f, closing the least recently used one when
+// too many are open. Callers hold no lock.
+func (t *thinFiles) keep(th *thinFile, f *os.File) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	th.f, th.gen = f, t.gen
+	t.use(th)
+}
+
+// use makes th the most recently used open file (t.mu held), closing the
+// least recently used one beyond maxOpenThin.
+func (t *thinFiles) use(th *thinFile) {
+	for i, o := range t.open {
+		if o == th {
+			t.open = append(t.open[:i], t.open[i+1:]...)
+			break
+		}
+	}
+	t.open = append(t.open, th)
+	if len(t.open) > maxOpenThin {
+		old := t.open[0]
+		t.open = t.open[1:]
+		old.f.Close()
+		old.f = nil
+	}
+}
+
+// closeAll closes every open file and ends the generation (t.mu not held).
+func (t *thinFiles) closeAll() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var first error
+	for _, th := range t.open {
+		if err := th.f.Close(); err != nil && first == nil {
+			first = err
+		}
+		th.f = nil
+	}
+	t.open = nil
+	t.gen++
+	return first
+}
+
+func (th *thinFile) ReadAt(p []byte, off int64) (int, error) {
+	t := &th.r.thin
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if th.gen != t.gen {
+		return 0, &os.PathError{Op: "read", Path: th.path, Err: os.ErrClosed}
+	}
+	if th.f == nil {
+		f, err := os.Open(th.path)
+		if err != nil {
+			return 0, err
+		}
+		fi, err := f.Stat()
+		if err == nil && (!os.SameFile(fi, th.fi) || fi.Size() != th.fi.Size() || !fi.ModTime().Equal(th.fi.ModTime())) {
+			err = fmt.Errorf("%s: thin member file was replaced while the archive was read", th.path)
+		}
+		if err != nil {
+			f.Close()
+			return 0, err
+		}
+		th.f = f
+	}
+	t.use(th)
+	return th.f.ReadAt(p, off)
 }
 
 // Option configures a Reader.
@@ -74,7 +167,7 @@ type Reader struct {
 	firstRegular int64      // offset of the first regular member header
 	next         int64      // offset of the next header for Next
 	err          error      // sticky
-	files        []*os.File // opened thin members
+	thin         thinFiles  // files of thin members, opened when read
 }
 
 type rawMember struct {
@@ -167,17 +260,10 @@ func NewReader(r io.ReaderAt, size int64, path string, opts ...Option) (*Reader,
 // Kind returns the archive's flavour.
 func (r *Reader) Kind() Kind { return r.kind }
 
-// Close closes the files opened for thin members. It does not close the
-// underlying io.ReaderAt.
+// Close closes the files opened for thin members; readers Open returned
+// before fail afterwards. It does not close the underlying io.ReaderAt.
 func (r *Reader) Close() error {
-	var first error
-	for _, f := range r.files {
-		if err := f.Close(); err != nil && first == nil {
-			first = err
-		}
-	}
-	r.files = nil
-	return first
+	return r.thin.closeAll()
 }
 
 // nextOffset is where the header after h starts: data padded to even size;
