@@ -101,6 +101,8 @@ type Case struct {
 	Name  string
 	Files map[string][]byte // scratch folder contents before the run
 	Args  []string          // without argv[0]
+	// Env is added to the scrubbed environment both tools run in (see
+	// BaseEnv): KEY=value, as in os/exec.
 	Env   []string
 	Stdin []byte
 	// Argv0 is the program name both tools see (default: the reference
@@ -133,7 +135,7 @@ func Run(t testing.TB, bin string, c Case) Outcome {
 	cmd := exec.Command(bin, c.Args...)
 	cmd.Args[0] = argv0
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), c.Env...)
+	cmd.Env = append(BaseEnv(), c.Env...)
 	cmd.Stdin = bytes.NewReader(c.Stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -146,6 +148,25 @@ func Run(t testing.TB, bin string, c Case) Outcome {
 		code = ee.ExitCode()
 	}
 	return Outcome{Code: code, Stdout: out.String(), Stderr: errb.String(), Files: ReadTree(dir)}
+}
+
+// keptEnv lists the variables of the test's environment the tools see:
+// where to find programs (LLVM's bundler looks for llvm-objcopy on PATH),
+// libraries, and where temporary files go. Everything else (the caller's
+// GOFFLOAD_*, OFFLOAD_BUNDLER_*, SYM64_THRESHOLD, locale, ...) could change
+// one tool's behaviour and not the other's; cases set what they need in
+// Case.Env.
+var keptEnv = []string{"PATH", "LD_LIBRARY_PATH", "TMPDIR"}
+
+// BaseEnv returns the environment both tools run in before Case.Env.
+func BaseEnv() []string {
+	var env []string
+	for _, k := range keptEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 // ReadTree returns every regular file below dir, by path relative to dir.
