@@ -44,7 +44,7 @@ func readCOFFBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 		if err != nil {
 			return out, err
 		}
-		id, ok := cutPrefix(name, BundlePrefix)
+		id, ok := bundleID(name)
 		if !ok {
 			continue
 		}

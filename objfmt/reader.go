@@ -88,7 +88,7 @@ func ScanBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 			return out, f.nameErr(i)
 		}
 		s := &f.secs[i]
-		id, ok := cutPrefix(s.name, BundlePrefix)
+		id, ok := bundleID(s.name)
 		if !ok || i == 0 {
 			continue
 		}
@@ -112,6 +112,16 @@ func ScanBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 
 // ErrTruncated is LLVM's error for reading a bundle marked Truncated.
 var ErrTruncated error = errUnexpectedEOF
+
+// bundleID returns the bundle ID of a section name. As in LLVM 22 (which
+// asks identify_magic, and that wants at least one byte after the prefix), a
+// section named exactly BundlePrefix, with an empty ID, is no bundle: it is
+// not listed or extracted, but it is removed from the host object like every
+// name the prefix starts (see StripBundles).
+func bundleID(name string) (string, bool) {
+	id, ok := cutPrefix(name, BundlePrefix)
+	return id, ok && id != ""
+}
 
 func cutPrefix(s, p string) (string, bool) {
 	if len(s) >= len(p) && s[:len(p)] == p {

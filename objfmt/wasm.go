@@ -70,7 +70,7 @@ func readWasmBundles(r io.ReaderAt, size int64) ([]Bundle, error) {
 	var out []Bundle
 	var err error
 	ok := wasmSections(r, size, func(id byte, name string, off, n int64) {
-		bid, isBundle := cutPrefix(name, BundlePrefix)
+		bid, isBundle := bundleID(name)
 		if id != 0 || !isBundle || err != nil {
 			return
 		}
