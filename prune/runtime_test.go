@@ -68,11 +68,28 @@ func (tc *toolchain) run(t *testing.T, name string, args ...string) {
 	}
 }
 
-// compile compiles a HIP source of testdata/src to an object in tc.dir.
+// srcPath finds a source: this package's testdata/src (the recording
+// runtime, the throwing library, the dlopen host), else the HIP sources
+// of testdata/inspect/src, which hip.h is found beside.
+func srcPath(name string) string {
+	if _, err := os.Stat(filepath.Join("testdata/src", name)); err == nil {
+		abs, _ := filepath.Abs(filepath.Join("testdata/src", name))
+		return abs
+	}
+	abs, _ := filepath.Abs(filepath.Join(realDir, "src", name))
+	return abs
+}
+
+// includeHIP is the flag that finds hip.h for every source.
+func includeHIP() string {
+	abs, _ := filepath.Abs(filepath.Join(realDir, "src"))
+	return "-I" + abs
+}
+
+// compile compiles a HIP source (see srcPath) to an object in tc.dir.
 func (tc *toolchain) compile(t *testing.T, src, obj string, extra ...string) string {
 	t.Helper()
-	abs, _ := filepath.Abs(filepath.Join("testdata/src", src))
-	args := append([]string{"-x", "hip", "-nogpulib", "-nogpuinc", "-O1", "-cuid=" + obj, "-c", abs, "-o", obj}, archs...)
+	args := append([]string{"-x", "hip", "-nogpulib", "-nogpuinc", includeHIP(), "-O1", "-cuid=" + obj, "-c", srcPath(src), "-o", obj}, archs...)
 	tc.run(t, tc.clang, append(args, extra...)...)
 	return filepath.Join(tc.dir, obj)
 }
@@ -497,8 +514,7 @@ func TestPruneNewDriverLinks(t *testing.T) {
 	nd := []string{"--offload-new-driver", "-fgpu-rdc", "-fPIC"}
 	one := []string{"--offload-arch=gfx90a:xnack+"}
 	compile := func(src, obj string) string {
-		abs, _ := filepath.Abs(filepath.Join("testdata/src", src))
-		tc.run(t, tc.clang, append(append([]string{"-x", "hip", "-nogpulib", "-nogpuinc", "-cuid=" + obj, "-c", abs, "-o", obj}, nd...), one...)...)
+		tc.run(t, tc.clang, append(append([]string{"-x", "hip", "-nogpulib", "-nogpuinc", includeHIP(), "-cuid=" + obj, "-c", srcPath(src), "-o", obj}, nd...), one...)...)
 		return filepath.Join(tc.dir, obj)
 	}
 	main, k2 := compile("main.hip", "nd-main.o"), compile("k2.hip", "nd-k2.o")
@@ -526,9 +542,8 @@ func TestPruneAArch64(t *testing.T) {
 	lld := llvmref.Need(t, "ld.lld")
 	var objs []string
 	for _, src := range []string{"k1.hip", "k2.hip"} {
-		abs, _ := filepath.Abs(filepath.Join("testdata/src", src))
 		obj := "a64-" + src + ".o"
-		tc.run(t, tc.clang, append([]string{"--target=aarch64-linux-gnu", "-x", "hip", "-nogpulib", "-nogpuinc", "-fPIC", "-cuid=" + obj, "-c", abs, "-o", obj}, archs...)...)
+		tc.run(t, tc.clang, append([]string{"--target=aarch64-linux-gnu", "-x", "hip", "-nogpulib", "-nogpuinc", includeHIP(), "-fPIC", "-cuid=" + obj, "-c", srcPath(src), "-o", obj}, archs...)...)
 		objs = append(objs, obj)
 	}
 	tc.run(t, lld, append([]string{"-shared", "-z", "max-page-size=4096", "-o", "liba64.so"}, objs...)...)
