@@ -25,6 +25,28 @@ const headerWindow = 1 << 20
 // separated by zero padding: the contents of a .hip_fatbin section (one
 // bundle per translation unit, each 4 KiB aligned) or of a bundle file.
 func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
+	w.eachPadded(r, size, p, func(off int64, n int) (int64, bool) {
+		if at := p.at(off); at >= 0 {
+			w.bundleStarts[at] = n
+		}
+		h := head(r, off, size, 8)
+		step := fmt.Sprintf("bundle %d", n)
+		switch {
+		case string(h) == magic.BundleMagic[:8]:
+			end, ok := w.binaryBundle(io.NewSectionReader(r, off, size-off), size-off, p.sub(off, step))
+			return off + end, ok
+		case compress.IsCompressed(h):
+			return w.ccob(r, off, size, p, step)
+		}
+		w.fail(p, off, step, fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", ErrMalformed, h))
+		return 0, false
+	})
+}
+
+// eachPadded calls item for every item of a run of items separated by zero
+// padding in r[0:size]: with the item's offset and number, it returns where
+// the item ends, or false to stop.
+func (w *walker) eachPadded(r io.ReaderAt, size int64, p place, item func(off int64, n int) (end int64, ok bool)) {
 	var off int64
 	for n := 0; ; n++ {
 		next, err := skipZeros(r, off, size)
@@ -35,25 +57,8 @@ func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
 		if next >= size {
 			return
 		}
-		off = next
-		if at := p.at(off); at >= 0 {
-			w.bundleStarts[at] = n
-		}
-		h := head(r, off, size, 8)
-		step := fmt.Sprintf("bundle %d", n)
-		var end int64
-		var ok bool
-		switch {
-		case strings.HasPrefix(string(h), magic.BundleMagic[:len(h)]) && len(h) >= 8:
-			end, ok = w.binaryBundle(io.NewSectionReader(r, off, size-off), size-off, p.sub(off, step))
-			end += off
-		case compress.IsCompressed(h):
-			end, ok = w.ccob(r, off, size, p, step)
-		default:
-			w.fail(p, off, step, fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", ErrMalformed, h))
-			return
-		}
-		if !ok {
+		end, ok := item(next, n)
+		if !ok || end <= next {
 			return
 		}
 		off = end

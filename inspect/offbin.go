@@ -14,31 +14,17 @@ import (
 // each padded to 8 bytes; v2 and v3 binaries hold several images, v3 may be
 // compressed. An image that is itself an OffloadBinary is walked in turn.
 func (w *walker) walkOffloadBinaries(r io.ReaderAt, size int64, p place) {
-	var off int64
-	for n := 0; ; n++ {
-		next, err := skipZeros(r, off, size)
-		if err != nil {
-			w.fail(p, off, "padding", err)
-			return
-		}
-		if next >= size {
-			return
-		}
-		off = next
+	w.eachPadded(r, size, p, func(off int64, n int) (int64, bool) {
 		bins, used, err := offloadbin.Read(r, off, size)
-		step := fmt.Sprintf("offload binary %d", n)
 		if err != nil {
-			w.fail(p, off, step, err)
-			return
+			w.fail(p, off, fmt.Sprintf("offload binary %d", n), err)
+			return 0, false
 		}
 		for _, b := range bins {
 			w.image(r, b, n, p)
 		}
-		if used <= 0 {
-			return
-		}
-		off += used
-	}
+		return off + used, used > 0
+	})
 }
 
 // image records one OffloadBinary image, or walks it when it is itself a
