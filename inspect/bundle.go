@@ -161,17 +161,8 @@ func (w *walker) binaryBundle(r io.ReaderAt, size int64, p place) (int64, bool) 
 // entryObject starts an Object for a bundle entry ID.
 func entryObject(id, container string) *Object {
 	o := &Object{ID: id, Container: container}
-	parts := strings.SplitN(id, "-", 6)
-	o.Kind = parts[0]
+	o.Kind, o.Triple, o.TargetID = SplitID(id)
 	o.Host = o.Kind == "host"
-	if len(parts) > 1 {
-		if len(parts) == 6 {
-			o.Triple = strings.Join(parts[1:5], "-")
-			o.TargetID = parts[5]
-		} else {
-			o.Triple = strings.Join(parts[1:], "-")
-		}
-	}
 	return o
 }
 
@@ -258,4 +249,28 @@ func (h hashTolerant) Read(p []byte) (int, error) {
 func isHashMismatch(err error) bool {
 	var hm *compress.HashMismatchError
 	return errors.As(err, &hm)
+}
+
+// SplitID splits a bundle entry ID into its offload kind, triple and target
+// ID: "<kind>-<arch>-<vendor>-<os>-<env>-<target ID>" as clang writes it
+// today, or the 3-field triples of older releases: "host-x86_64-unknown-linux"
+// and "hip-amdgcn-amd-amdhsa-gfx906" (a processor where the environment
+// would be).
+func SplitID(id string) (kind, triple, tid string) {
+	parts := strings.SplitN(id, "-", 6)
+	kind = parts[0]
+	switch {
+	case len(parts) == 6:
+		return kind, strings.Join(parts[1:5], "-"), parts[5]
+	case len(parts) == 5 && looksLikeProcessor(parts[4]):
+		return kind, strings.Join(parts[1:4], "-"), parts[4]
+	case len(parts) > 1:
+		return kind, strings.Join(parts[1:], "-"), ""
+	}
+	return kind, "", ""
+}
+
+// looksLikeProcessor reports whether s starts like a GPU processor name.
+func looksLikeProcessor(s string) bool {
+	return strings.HasPrefix(s, "gfx") || strings.HasPrefix(s, "sm_")
 }

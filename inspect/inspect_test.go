@@ -356,3 +356,22 @@ func TestNothing(t *testing.T) {
 		}
 	}
 }
+
+// Bundle IDs of every age split into kind, triple and target ID.
+func TestSplitID(t *testing.T) {
+	for _, c := range [][4]string{
+		{"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", "hipv4", "amdgcn-amd-amdhsa-", "gfx90a:xnack+"},
+		{"host-x86_64-unknown-linux-gnu-", "host", "x86_64-unknown-linux-gnu", ""},
+		{"host-x86_64-unknown-linux", "host", "x86_64-unknown-linux", ""},
+		{"hip-amdgcn-amd-amdhsa-gfx906", "hip", "amdgcn-amd-amdhsa", "gfx906"},
+		{"openmp-nvptx64-nvidia-cuda-sm_70", "openmp", "nvptx64-nvidia-cuda", "sm_70"},
+		{"openmp-nvptx64-nvidia-cuda", "openmp", "nvptx64-nvidia-cuda", ""},
+		{"hip-amdgcn-amd-amdhsa-unknown-gfx1100", "hip", "amdgcn-amd-amdhsa-unknown", "gfx1100"},
+		{"weird", "weird", "", ""},
+	} {
+		k, tr, tid := SplitID(c[0])
+		if k != c[1] || tr != c[2] || tid != c[3] {
+			t.Errorf("%s: %q %q %q", c[0], k, tr, tid)
+		}
+	}
+}

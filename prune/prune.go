@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/goffload/goffload/inspect"
 )
@@ -203,12 +202,6 @@ func (s *selector) record(where, id string, size, newSize int64, action string) 
 
 // targetOf returns the target ID a bundle entry ID names, or "".
 func targetOf(id string) (tid string, host bool) {
-	parts := strings.SplitN(id, "-", 6)
-	if parts[0] == "host" {
-		return "", true
-	}
-	if len(parts) == 6 {
-		return parts[5], false
-	}
-	return "", false
+	kind, _, tid := inspect.SplitID(id)
+	return tid, kind == "host"
 }
