@@ -153,6 +153,7 @@ type elfFile struct {
 	shstrtab []byte
 	badName  int  // first section whose name is out of range, or -1
 	noShdrs  bool // no section header table: the output gets none either
+	outPhoff uint64 // offset of the program header table in the output (set by layout)
 }
 
 type elfSection struct {

@@ -25,6 +25,12 @@ func (f *elfFile) write(dst io.Writer, out []*outSection, segs []segment, shoff 
 	w := bufio.NewWriterSize(dst, 64<<10)
 	var ps []piece
 	ps = append(ps, piece{off: 0, data: f.ehdr(len(out), shoff, shstrndx)})
+	if f.phnum > 0 {
+		// llvm-objcopy writes the program header table over the
+		// segment contents, where layout put it: its entries are the
+		// input's, since segments keep their offsets.
+		ps = append(ps, piece{off: f.outPhoff, size: uint64(f.phnum * f.phentsize), src: f.r, at: int64(f.phoff)})
+	}
 	for _, g := range segs {
 		if g.end > g.off {
 			ps = append(ps, piece{off: g.off, size: g.end - g.off, src: f.r, at: int64(g.off)})
@@ -105,7 +111,7 @@ func (f *elfFile) ehdr(nsec int, shoff uint64, shstrndx uint32) []byte {
 	bo.PutUint32(b[20:], f.version)
 	phoff, phentsize := uint64(0), 0
 	if f.phnum > 0 {
-		phoff, phentsize = f.phoff, f.phentsize
+		phoff, phentsize = f.outPhoff, f.phentsize
 	}
 	shentsize := f.shdrSize()
 	if f.noShdrs {

@@ -593,6 +593,31 @@ func (f *elfFile) segments() ([]segment, error) {
 	return segs, nil
 }
 
+// phdrTableOffset returns where llvm-objcopy puts the program header table,
+// which it always writes. A segment whose file range holds the table's first
+// byte carries it along (segments keep their offsets here, so it stays at
+// e_phoff). Else llvm-objcopy lays it out as a segment of its own, aligned to
+// an address's size at an offset congruent to e_phoff, right after the ELF
+// header and the segments that start no later than the table: without
+// program headers 0-7 bytes (0-3 for ELF32) after the ELF header, and a
+// table of an executable that no segment covers moves there too.
+func (f *elfFile) phdrTableOffset(segs []segment) uint64 {
+	if f.phnum > 0 {
+		for _, g := range segs {
+			if g.off <= f.phoff && f.phoff < g.end {
+				return f.phoff
+			}
+		}
+	}
+	cur := uint64(f.ehdrSize())
+	for _, g := range segs {
+		if g.off <= f.phoff {
+			cur = max(cur, g.end)
+		}
+	}
+	return cur + (f.phoff-cur)%f.wordSize()
+}
+
 func alignTo(v, a uint64) uint64 {
 	if a <= 1 {
 		return v
@@ -603,19 +628,8 @@ func alignTo(v, a uint64) uint64 {
 // layout assigns file offsets as llvm-objcopy does and returns the offset of
 // the section header table.
 func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
-	start := uint64(f.ehdrSize())
-	if f.phnum > 0 {
-		start = max(start, f.phoff+uint64(f.phnum*f.phentsize))
-	} else {
-		// llvm-objcopy keeps an empty program header table, aligned to
-		// an address's size, at an offset congruent to e_phoff: after
-		// the ELF header, 0-7 bytes (0-3 for ELF32) further on.
-		a := uint64(4)
-		if f.is64 {
-			a = 8
-		}
-		start += (f.phoff - start) % a
-	}
+	f.outPhoff = f.phdrTableOffset(segs)
+	start := max(uint64(f.ehdrSize()), f.outPhoff+uint64(f.phnum*f.phentsize))
 	for _, g := range segs {
 		start = max(start, g.end)
 	}
