@@ -151,8 +151,8 @@ type elfFile struct {
 
 	secs     []elfSection
 	shstrtab []byte
-	badName  int  // first section whose name is out of range, or -1
-	noShdrs  bool // no section header table: the output gets none either
+	badName  int    // first section whose name is out of range, or -1
+	noShdrs  bool   // no section header table: the output gets none either
 	outPhoff uint64 // offset of the program header table in the output (set by layout)
 }
 
