@@ -7,16 +7,21 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/magic"
 )
 
 // input is an input file opened for random access. Files are read in place;
-// standard input and decompressed bundles are held in memory.
+// standard input, pipes and devices are copied to a temporary file first
+// (spool), at most maxStreamInput bytes.
 type input struct {
 	path string
 	r    io.ReaderAt
 	size int64
 	file *os.File
+	// tmp is the spool file r reads, if any: not the input's path, which
+	// LLVM's objcopy would read again.
+	tmp *spool.File
 	// more holds the further bundles of an input made of several CCOBs.
 	more []*input
 	// beyondLLVM marks the bundles of an input LLVM 22 cannot read (several
@@ -29,6 +34,24 @@ func (in *input) close() {
 	if in.file != nil {
 		in.file.Close()
 	}
+	if in.tmp != nil {
+		in.tmp.Close()
+	}
+}
+
+// maxStreamInput caps what is read from standard input, a pipe or a device
+// (held in a temporary file): /dev/zero or an endless pipe ends with a clear
+// error. A variable for tests.
+var maxStreamInput = spool.DefaultMax
+
+// spoolInput copies what r holds to a temporary file, failing with a clear
+// error when it is more than maxStreamInput bytes.
+func spoolInput(path string, r io.Reader) (*input, error) {
+	f, err := spool.Read(r, maxStreamInput, "input")
+	if err != nil {
+		return nil, pathError(path, err)
+	}
+	return &input{path: path, r: f, size: f.Size, tmp: f}, nil
 }
 
 // bytes returns the whole content (reading it into memory if needed).
@@ -52,11 +75,7 @@ func (in *input) bytes() ([]byte, error) {
 // openRaw opens path ("-" is standard input) without decompressing.
 func (j *job) openRaw(path string) (*input, error) {
 	if path == "-" {
-		data, err := io.ReadAll(j.Stdin)
-		if err != nil {
-			return nil, pathError(path, err)
-		}
-		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data))}, nil
+		return spoolInput(path, j.Stdin)
 	}
 	if path == "" {
 		return nil, pathError(path, syscall.ENOENT)
@@ -75,13 +94,10 @@ func (j *job) openRaw(path string) (*input, error) {
 		return nil, pathError(path, syscall.EISDIR)
 	}
 	if !fi.Mode().IsRegular() {
-		// Pipes and devices: read them whole, as LLVM does.
-		data, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return nil, pathError(path, err)
-		}
-		return &input{path: path, r: bytes.NewReader(data), size: int64(len(data))}, nil
+		// Pipes and devices: read them whole, as LLVM does, but into a
+		// temporary file and only up to a cap.
+		defer f.Close()
+		return spoolInput(path, f)
 	}
 	return &input{path: path, r: f, size: fi.Size(), file: f}, nil
 }

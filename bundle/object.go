@@ -14,6 +14,7 @@ import (
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmcl"
 	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/objfmt"
 )
 
@@ -71,14 +72,15 @@ func (o *objectWalker) extract(w io.Writer) error {
 		// LLVM runs objcopy on the input path, which reads the file
 		// again: standard input and pipes have nothing left, and a
 		// compressed input is a CCOB, not an object.
-		data, err := o.j.reread(in.path)
+		again, err := o.j.reread(in.path)
 		if err != nil {
 			return o.j.objcopyMessage(fmt.Sprintf("'%s': %s", in.path, oserr.Strerror(err)))
 		}
-		if !objfmt.IsObject(bytes.NewReader(data), int64(len(data))) {
+		defer again.Close()
+		if !objfmt.IsObject(again, again.Size) {
 			return o.j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", in.path))
 		}
-		in = &input{path: in.path, r: bytes.NewReader(data), size: int64(len(data))}
+		in = &input{path: in.path, r: again, size: again.Size}
 	}
 	if !objfmt.IsELF(in.r, in.size) {
 		return o.j.runObjcopyStrip(w, in)
@@ -90,12 +92,24 @@ func (o *objectWalker) extract(w io.Writer) error {
 }
 
 // reread reads an input again by path, as the llvm-objcopy LLVM runs does:
-// "-" is what is left of standard input.
-func (j *job) reread(path string) ([]byte, error) {
+// "-" is what is left of standard input. The content goes to a temporary
+// file, at most maxStreamInput bytes.
+func (j *job) reread(path string) (*spool.File, error) {
 	if path == "-" {
-		return io.ReadAll(j.Stdin)
+		return spool.Read(j.Stdin, maxStreamInput, "input")
 	}
-	return os.ReadFile(path)
+	return rereadFile(path)
+}
+
+// rereadFile reads the file at path (a pipe, a device) again into a
+// temporary file, at most maxStreamInput bytes.
+func rereadFile(path string) (*spool.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return spool.Read(f, maxStreamInput, "input")
 }
 
 // bundleObject bundles into a copy of the reference object. It returns
@@ -153,11 +167,12 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 			continue
 		}
 		if in.file == nil {
-			data, err := os.ReadFile(j.inputs[i]) // "-" too: a file of that name
+			data, err := rereadFile(j.inputs[i]) // "-" too: a file of that name
 			if err != nil {
 				return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[i], oserr.Strerror(err)))
 			}
-			secs[i] = objfmt.Section{Name: name, Data: bytes.NewReader(data), Size: int64(len(data))}
+			defer data.Close()
+			secs[i] = objfmt.Section{Name: name, Data: data, Size: data.Size}
 			continue
 		}
 		secs[i] = objfmt.Section{Name: name, Data: in.r, Size: in.size}
@@ -167,10 +182,11 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		if err != nil {
 			return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[ref], oserr.Strerror(err)))
 		}
-		if !objfmt.IsELF(bytes.NewReader(data), int64(len(data))) {
+		defer data.Close()
+		if !objfmt.IsELF(data, data.Size) {
 			return true, j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", j.inputs[ref]))
 		}
-		host = &input{path: host.path, r: bytes.NewReader(data), size: int64(len(data))}
+		host = &input{path: host.path, r: data, size: data.Size}
 	}
 	if err := objfmt.AddSections(f, host.r, host.size, secs); err != nil {
 		return true, j.objcopyFailed(j.inputs[ref], err)

@@ -60,9 +60,11 @@ func extractArchive(r io.ReaderAt, size int64, name string, cfg *readConfig, dep
 		var data io.ReaderAt = sr
 		if m.Path() != "" {
 			// A thin member's file is closed with the archive reader, but
-			// the images found in it must outlive it: read it now.
-			b, err := io.ReadAll(sr)
-			if err != nil {
+			// the images found in it must outlive it: read it now (its
+			// size is the file's, as it was when opened: bounded, unlike
+			// io.ReadAll of a file that might have grown since).
+			b := make([]byte, sr.Size())
+			if _, err := io.ReadFull(sr, b); err != nil {
 				return nil, err
 			}
 			data = bytes.NewReader(b)

@@ -72,14 +72,16 @@ func (t *tool) extract(path string, filters []string, archive bool) error {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
-		var data []byte
+		var src io.Reader = bytes.NewReader(nil)
 		if t.Stdin != nil {
-			var err error
-			if data, err = io.ReadAll(t.Stdin); err != nil {
-				return fmt.Errorf("'%s': %s", path, oserr.Strerror(err))
-			}
+			src = t.Stdin
 		}
-		r, size = bytes.NewReader(data), int64(len(data))
+		in, err := spoolInput(src)
+		if err != nil {
+			return fmt.Errorf("'%s': %s", path, oserr.Strerror(err))
+		}
+		defer in.f.Close()
+		r, size = in.r, in.size
 	} else {
 		stdinUsed := true
 		in, err := t.openInput(path, &stdinUsed)

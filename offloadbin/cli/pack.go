@@ -12,6 +12,7 @@ import (
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmhash"
 	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/offloadbin"
 )
 
@@ -84,15 +85,12 @@ type input struct {
 
 func (t *tool) openInput(path string, stdinUsed *bool) (input, error) {
 	if path == "-" {
-		var data []byte
+		var r io.Reader = bytes.NewReader(nil)
 		if !*stdinUsed && t.Stdin != nil {
-			var err error
-			if data, err = io.ReadAll(t.Stdin); err != nil {
-				return input{}, err
-			}
+			r = t.Stdin
 		}
 		*stdinUsed = true
-		return input{r: bytes.NewReader(data), size: int64(len(data))}, nil
+		return spoolInput(r)
 	}
 	if path == "" {
 		return input{}, syscall.ENOENT
@@ -111,15 +109,27 @@ func (t *tool) openInput(path string, stdinUsed *bool) (input, error) {
 		return input{}, syscall.EISDIR
 	}
 	if !fi.Mode().IsRegular() {
-		// Pipes and devices cannot be read at random: read them now.
-		data, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return input{}, err
-		}
-		return input{r: bytes.NewReader(data), size: int64(len(data))}, nil
+		// Pipes and devices cannot be read at random: read them now,
+		// into a temporary file and only up to a cap.
+		defer f.Close()
+		return spoolInput(f)
 	}
 	return input{r: f, size: fi.Size(), f: f}, nil
+}
+
+// maxStreamInput caps what is read from standard input, a pipe or a device
+// (held in a temporary file): /dev/zero or an endless pipe ends with a clear
+// error. A variable for tests.
+var maxStreamInput = spool.DefaultMax
+
+// spoolInput copies r to a temporary file, whose *os.File the caller closes
+// as it closes input files.
+func spoolInput(r io.Reader) (input, error) {
+	f, err := spool.Read(r, maxStreamInput, "input")
+	if err != nil {
+		return input{}, err
+	}
+	return input{r: f, size: f.Size, f: f.File}, nil
 }
 
 // pack is package mode: one v1 binary per file of each --image, written
@@ -147,6 +157,10 @@ func (t *tool) pack(output string, images []string) error {
 		for _, path := range paths {
 			in, err := t.openInput(path, &stdinUsed)
 			if err != nil {
+				var tl *spool.TooLargeError
+				if errors.As(err, &tl) {
+					return fmt.Errorf("'%s': %s", path, tl)
+				}
 				return errors.New(oserr.Strerror(err))
 			}
 			if in.f != nil {
