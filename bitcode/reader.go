@@ -13,6 +13,12 @@ import (
 type module struct {
 	pos    int64  // stream bit position just after the block's ID
 	strtab []byte // the first STRTAB blob after the module
+	// begin and end are the stream byte offsets of the module as LLVM
+	// cuts it out (BitcodeModule): from its IDENTIFICATION block, if
+	// one comes right before, to the end of the MODULE block; ident is
+	// the bit position after the IDENTIFICATION block's ID, or -1.
+	begin, end int64
+	ident      int64
 }
 
 // file is the top-level view of a bitcode file.
@@ -113,7 +119,9 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 			}
 			continue
 		}
+		ident := int64(-1)
 		if e.ID == blockIdentification {
+			ident = c.Pos()
 			// An IDENTIFICATION block must be followed by a MODULE block.
 			if err := c.SkipBlock(); err != nil {
 				return nil, err
@@ -127,10 +135,11 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 		}
 		switch e.ID {
 		case blockModule:
-			f.mods = append(f.mods, module{pos: c.Pos()})
+			f.mods = append(f.mods, module{pos: c.Pos(), begin: pos / 8, ident: ident})
 			if err := c.SkipBlock(); err != nil {
 				return nil, err
 			}
+			f.mods[len(f.mods)-1].end = c.Pos() / 8
 		case blockStrtab, blockSymtab:
 			blob, err := readBlobBlock(c, e.ID)
 			if err != nil {

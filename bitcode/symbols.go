@@ -42,6 +42,12 @@ func Symbols(r io.ReaderAt, size int64) ([]string, error) {
 	if len(f.mods) == 0 {
 		return nil, nil // an object without symbols, to LLVM
 	}
+	// LLVM reads each module (lazily) before it collects any symbol.
+	for i := range f.mods {
+		if err := f.checkLazy(i); err != nil {
+			return nil, err
+		}
+	}
 	names, producer, err := f.symbols()
 	if errors.Is(err, errNoSymtab) {
 		return f.irSymbols()

@@ -69,7 +69,13 @@ type abbrevOp struct {
 	value uint64 // literal value or Fixed/VBR width
 }
 
-type abbrev struct{ ops []abbrevOp }
+type abbrev struct {
+	ops []abbrevOp
+	// bad is why the abbreviation cannot be used (an array or blob
+	// operand out of place): like LLVM, an error only for a record that
+	// uses it, not where it is defined.
+	bad string
+}
 
 type scope struct {
 	width   uint
@@ -142,6 +148,17 @@ func (c *Cursor) JumpTo(pos int64) error {
 	c.pos = pos
 	c.stack = c.stack[:0]
 	c.width, c.abbrevs, c.blockID, c.inBlockInfo = 2, nil, 0, false
+	return nil
+}
+
+// JumpWithin moves to a bit position within the stream without leaving the
+// current block (LLVM's JumpToBit): what is read there is read with the
+// block's abbreviation width and abbreviations.
+func (c *Cursor) JumpWithin(pos int64) error {
+	if pos < 0 || pos > c.size*8 {
+		return c.errf("seek to bit %d outside the stream (%d bits)", pos, c.size*8)
+	}
+	c.pos = pos
 	return nil
 }
 
@@ -419,7 +436,10 @@ func (c *Cursor) readAbbrev() error {
 	if err != nil {
 		return err
 	}
-	if n == 0 || int64(n) > c.BitsLeft() {
+	if n == 0 {
+		return &Error{Bit: c.AbsBit(start), Msg: "abbreviation with 0 operands", LLVM: "Abbrev record with no operands"}
+	}
+	if int64(n) > c.BitsLeft() {
 		return &Error{Bit: c.AbsBit(start), Msg: fmt.Sprintf("abbreviation with %d operands", n)}
 	}
 	a := &abbrev{}
@@ -447,7 +467,10 @@ func (c *Cursor) readAbbrev() error {
 			if err != nil {
 				return err
 			}
-			if w > maxChunk || (enc == encVBR && w == 1) {
+			if w > maxChunk {
+				return c.llvmErrf("Fixed or VBR abbrev record with size > MaxChunkData", "abbreviation operand width %d out of range", w)
+			}
+			if enc == encVBR && w == 1 {
 				return c.errf("abbreviation operand width %d out of range", w)
 			}
 			if w == 0 {
@@ -458,11 +481,12 @@ func (c *Cursor) readAbbrev() error {
 			}
 		case encArray, encChar6, encBlob:
 		default:
-			return c.errf("unknown abbreviation operand encoding %d", enc)
+			return c.llvmErrf("Invalid encoding", "unknown abbreviation operand encoding %d", enc)
 		}
 		a.ops = append(a.ops, op)
 	}
 	// Check the shape once, so reading records can rely on it.
+shape:
 	for i, op := range a.ops {
 		if op.lit {
 			continue
@@ -470,15 +494,18 @@ func (c *Cursor) readAbbrev() error {
 		switch op.enc {
 		case encArray:
 			if i != len(a.ops)-2 {
-				return &Error{Bit: c.AbsBit(start), Msg: "array operand is not second to last in its abbreviation"}
+				a.bad = "array operand is not second to last in its abbreviation"
+				break shape
 			}
 			elt := a.ops[i+1]
 			if elt.lit || elt.enc == encArray || elt.enc == encBlob {
-				return &Error{Bit: c.AbsBit(start), Msg: "array element must be Fixed, VBR or Char6"}
+				a.bad = "array element must be Fixed, VBR or Char6"
+				break shape
 			}
 		case encBlob:
 			if i != len(a.ops)-1 {
-				return &Error{Bit: c.AbsBit(start), Msg: "blob operand is not last in its abbreviation"}
+				a.bad = "blob operand is not last in its abbreviation"
+				break shape
 			}
 		}
 	}
@@ -559,9 +586,12 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 	}
 	idx := abbrevID - firstAppAbbrev
 	if abbrevID < firstAppAbbrev || idx >= uint64(len(c.abbrevs)) {
-		return rec, &Error{Bit: c.AbsBit(start), Msg: fmt.Sprintf("undefined abbreviation ID %d in block %d", abbrevID, c.blockID)}
+		return rec, &Error{Bit: c.AbsBit(start), Msg: fmt.Sprintf("undefined abbreviation ID %d in block %d", abbrevID, c.blockID), LLVM: "Invalid abbrev number"}
 	}
 	a := c.abbrevs[idx]
+	if a.bad != "" {
+		return rec, &Error{Bit: c.AbsBit(start), Msg: a.bad}
+	}
 	first := a.ops[0]
 	if !first.lit && (first.enc == encArray || first.enc == encBlob) {
 		return rec, &Error{Bit: c.AbsBit(start), Msg: "abbreviation starts with an array or a blob"}
