@@ -1,18 +1,190 @@
 package bundle
 
 import (
+	"crypto/md5"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"time"
 
 	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/spool"
 )
 
-// decompressAll decodes a CCOB input, printing LLVM's verbose statistics.
-// LLVM 22 reads exactly one CCOB; like newer LLVM we also read several
-// back to back (with padding), returning each decompressed bundle. llvm
-// reports whether LLVM 22 itself reads data (one CCOB, payload to the end).
-func (j *job) decompressAll(data []byte) (parts [][]byte, llvm bool, err error) {
+// maxDecompressed caps the decompressed data of a compressed bundle, held
+// in a temporary file. A variable for tests.
+var maxDecompressed = spool.DefaultMax
+
+// listHead is how much of a decompressed binary bundle -list keeps: the
+// entry table is at its start. A variable for tests.
+var listHead = 1 << 20
+
+// decompressInput decodes a CCOB input as a stream into temporary files
+// (or, with headOnly, keeping only the first listHead bytes of each bundle
+// in memory), printing LLVM's verbose statistics: memory stays bounded by
+// the decoder's window whatever sizes the CCOB declares. LLVM 22 reads
+// exactly one CCOB; like newer LLVM we also read several back to back
+// (with padding), returning each decompressed bundle. llvm reports whether
+// LLVM 22 itself reads the input (one CCOB, payload to the end).
+func (j *job) decompressInput(in *input, headOnly bool) (parts []*input, llvm bool, err error) {
+	defer func() {
+		if err != nil {
+			for _, p := range parts {
+				p.close()
+			}
+			parts = nil
+		}
+	}()
+	start := time.Now()
+	type stat struct {
+		h        compress.Header
+		payload  int64
+		computed uint64
+	}
+	var stats []stat
+	rd, h, llvmErr := compress.NewLLVMReader(in.r, in.size)
+	if llvmErr == nil {
+		var p *input
+		var sum uint64
+		p, sum, llvmErr = j.drain(in.path, rd, headOnly)
+		if llvmErr == nil {
+			parts = append(parts, p)
+			stats = append(stats, stat{h, in.size - int64(h.Len()), sum})
+			llvm = true
+		} else if isTooLarge(llvmErr) {
+			return nil, false, llvmErr
+		}
+	}
+	if llvmErr != nil {
+		if errors.Is(llvmErr, compress.ErrNotCompressed) || errors.Is(llvmErr, compress.ErrHeaderTooSmall) || errors.Is(llvmErr, compress.ErrUnknownMethod) {
+			return nil, false, decompressError(llvmErr)
+		}
+		// What LLVM 22 rejects: several CCOBs, padding.
+		r := compress.NewReader(in.r, in.size)
+		for {
+			m, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return parts, false, decompressError(llvmErr)
+			}
+			p, sum, err := j.drain(in.path, r, headOnly)
+			if isTooLarge(err) {
+				return parts, false, err
+			}
+			if err != nil {
+				return parts, false, decompressError(llvmErr)
+			}
+			parts = append(parts, p)
+			stats = append(stats, stat{m.Header, m.PayloadSize, sum})
+			llvm = len(stats) == 1 && m.End() == in.size
+		}
+	}
+	elapsed := time.Since(start)
+	if j.Verbose {
+		// LLVM's "Size before decompression" is every byte after the
+		// header; for the CCOBs only we read, the member's payload.
+		for _, st := range stats {
+			for _, l := range compress.FormatDecompressStats(st.h, uint64(st.payload), elapsed, st.computed) {
+				fmt.Fprintln(j.Stderr, l)
+			}
+		}
+	}
+	return parts, llvm, nil
+}
+
+func decompressError(err error) error {
+	return errorf("Failed to decompress input: %s", compress.LLVMMessage(err))
+}
+
+// isHashMismatch: a wrong hash is no error (LLVM 22 does not check it).
+func isHashMismatch(err error) bool {
+	var hm *compress.HashMismatchError
+	return errors.As(err, &hm)
+}
+
+func isTooLarge(err error) bool {
+	var tl *spool.TooLargeError
+	return errors.As(err, &tl)
+}
+
+// drain reads one decompressed bundle from r into a temporary file, or with
+// headOnly its first listHead bytes into memory, hashing it in verbose
+// mode (the hash LLVM prints).
+func (j *job) drain(path string, r io.Reader, headOnly bool) (*input, uint64, error) {
+	var h hash.Hash
+	tee := func(w io.Writer) io.Writer {
+		if !j.Verbose {
+			return w
+		}
+		h = md5.New()
+		return io.MultiWriter(w, h)
+	}
+	sum := func() uint64 {
+		if h == nil {
+			return 0
+		}
+		return binary.LittleEndian.Uint64(h.Sum(nil))
+	}
+	if headOnly {
+		hw := &headWriter{max: listHead}
+		if _, err := io.Copy(tee(hw), r); err != nil && !isHashMismatch(err) {
+			return nil, 0, err
+		}
+		return &input{path: path, r: hw, size: hw.total, head: hw}, sum(), nil
+	}
+	f, err := spool.New()
+	if err != nil {
+		return nil, 0, pathError(path, err)
+	}
+	if _, err := io.Copy(tee(f.Writer(maxDecompressed, "decompressed bundle")), r); err != nil && !isHashMismatch(err) {
+		f.Close()
+		var tl *spool.TooLargeError
+		if errors.As(err, &tl) {
+			return nil, 0, errorf("'%s': %v", path, err)
+		}
+		return nil, 0, err
+	}
+	return &input{path: path, r: f, size: f.Size, tmp: f}, sum(), nil
+}
+
+// headWriter keeps the first max bytes written to it and counts the rest;
+// read at random, it holds only those bytes.
+type headWriter struct {
+	buf   []byte
+	max   int
+	total int64
+	short bool // a read went past buf
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if room := w.max - len(w.buf); room > 0 {
+		w.buf = append(w.buf, p[:min(room, len(p))]...)
+	}
+	w.total += int64(len(p))
+	return len(p), nil
+}
+
+func (w *headWriter) ReadAt(p []byte, off int64) (int, error) {
+	if off >= w.total {
+		return 0, io.EOF
+	}
+	if off+int64(len(p)) > int64(len(w.buf)) && int64(len(w.buf)) < w.total {
+		w.short = true
+		return 0, errors.New("beyond the decompressed head")
+	}
+	n := copy(p, w.buf[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// decompressAll decodes a CCOB held in memory (an archive member).
+func (j *job) decompressAll(data []byte) ([][]byte, bool, error) {
 	start := time.Now()
 	res, err := compress.Decompress(data)
 	if err != nil {
@@ -22,16 +194,13 @@ func (j *job) decompressAll(data []byte) (parts [][]byte, llvm bool, err error) 
 	out := make([][]byte, len(res))
 	for i, r := range res {
 		if j.Verbose {
-			// LLVM's "Size before decompression" is every byte after the
-			// header; for the CCOBs only we read, the member's payload.
 			for _, l := range compress.FormatDecompressStats(r.Header, uint64(r.PayloadSize), elapsed, r.Computed()) {
 				fmt.Fprintln(j.Stderr, l)
 			}
 		}
 		out[i] = r.Data
 	}
-	llvm = len(res) == 1 && res[0].End() == int64(len(data))
-	return out, llvm, nil
+	return out, len(res) == 1 && res[0].End() == int64(len(data)), nil
 }
 
 // decompress is decompressAll for one member of an archive.

@@ -19,6 +19,9 @@ type input struct {
 	r    io.ReaderAt
 	size int64
 	file *os.File
+	// head is set when r holds only the start of a decompressed bundle
+	// (-list of a binary bundle).
+	head *headWriter
 	// tmp is the spool file r reads, if any: not the input's path, which
 	// LLVM's objcopy would read again.
 	tmp *spool.File
@@ -37,6 +40,23 @@ func (in *input) close() {
 	if in.tmp != nil {
 		in.tmp.Close()
 	}
+	for _, m := range in.more {
+		m.close()
+	}
+}
+
+// short reports whether a read went past the start kept of a decompressed
+// bundle (input.head), in it or its further bundles.
+func (in *input) short() bool {
+	if in.head != nil && in.head.short {
+		return true
+	}
+	for _, m := range in.more {
+		if m.short() {
+			return true
+		}
+	}
+	return false
 }
 
 // maxStreamInput caps what is read from standard input, a pipe or a device
@@ -103,8 +123,9 @@ func (j *job) openRaw(path string) (*input, error) {
 }
 
 // openInput opens an input to list or unbundle and decompresses it when it
-// is a CCOB, printing LLVM's verbose lines.
-func (j *job) openInput(path string) (*input, error) {
+// is a CCOB, printing LLVM's verbose lines. With headOnly, only the start of
+// a decompressed bundle is kept (see input.head).
+func (j *job) openInput(path string, headOnly bool) (*input, error) {
 	in, err := j.openRaw(path)
 	if err != nil {
 		return nil, err
@@ -123,21 +144,18 @@ func (j *job) openInput(path string) (*input, error) {
 		}
 		return in, nil
 	}
-	data, err := in.bytes()
-	in.close()
+	defer in.close()
+	parts, llvm, err := j.decompressInput(in, headOnly)
 	if err != nil {
-		return nil, pathError(path, err)
-	}
-	parts, llvm, err := j.decompressAll(data)
-	if err != nil {
-		return nil, errorf("Failed to decompress input: %s", err.Error())
+		return nil, err
 	}
 	// Where LLVM 22 reads the CCOB, its objcopy later fails on the
 	// compressed file; where it does not, there is nothing to match.
 	beyond := !llvm && path != "-"
-	first := &input{path: path, r: bytes.NewReader(parts[0]), size: int64(len(parts[0])), beyondLLVM: beyond}
-	for _, p := range parts[1:] {
-		first.more = append(first.more, &input{path: path, r: bytes.NewReader(p), size: int64(len(p)), beyondLLVM: beyond})
+	for _, p := range parts {
+		p.beyondLLVM = beyond
 	}
+	first := parts[0]
+	first.more = parts[1:]
 	return first, nil
 }

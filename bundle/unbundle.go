@@ -142,13 +142,25 @@ func (b *binaryWalker) extract(w io.Writer) error {
 	return copyRange(w, b.in.r, e.Offset, e.Size)
 }
 
-// openWalker opens the single input and its handler.
-func (j *job) openWalker() (*input, walker, error) {
-	in, err := j.openInput(j.inputs[0])
+// openWalker opens the single input and its handler. With headOnly, a
+// compressed binary bundle is decompressed keeping only its start, which
+// is all -list needs (the entry table); when the table runs past it, the
+// input is decompressed again in full.
+func (j *job) openWalker(headOnly bool) (*input, walker, error) {
+	// (Not for standard input, which cannot be read again, nor in verbose
+	// mode, whose statistics would be printed twice.)
+	headOnly = headOnly && kindOf(j.Type) == kindBinary && j.inputs[0] != "-" && !j.Verbose
+	in, err := j.openInput(j.inputs[0], headOnly)
 	if err != nil {
 		return nil, nil, err
 	}
 	w, err := j.walkerFor(in)
+	if in.short() {
+		// (The table reader may take a failed read for the end of the
+		// table, so whatever it returned.)
+		in.close()
+		return j.openWalker(false)
+	}
 	if err != nil {
 		in.close()
 		return nil, nil, err
@@ -158,7 +170,7 @@ func (j *job) openWalker() (*input, walker, error) {
 
 // list prints the bundle IDs of the single input.
 func (j *job) list() error {
-	in, w, err := j.openWalker()
+	in, w, err := j.openWalker(true)
 	if err != nil {
 		return err
 	}
@@ -203,7 +215,7 @@ func (e *FatalError) Error() string { return e.Msg }
 
 // unbundle extracts the requested targets (spec bundler.md §3.4).
 func (j *job) unbundle() error {
-	in, w, err := j.openWalker()
+	in, w, err := j.openWalker(false)
 	if err != nil {
 		return err
 	}

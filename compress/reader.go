@@ -44,6 +44,24 @@ func DecompressLLVM(blob []byte) ([]byte, Header, error) {
 	return buf.Bytes(), h, nil
 }
 
+// NewLLVMReader returns a reader of the data DecompressLLVM returns for
+// r[0:size], decoded as it is read: memory stays bounded by the decoding
+// window whatever the sizes, and the errors, met on reading, are
+// DecompressLLVM's.
+func NewLLVMReader(r io.ReaderAt, size int64) (io.Reader, Header, error) {
+	var buf [headerLenV3]byte
+	k, err := r.ReadAt(buf[:min(int64(len(buf)), size)], 0)
+	if err != nil && err != io.EOF {
+		return nil, Header{}, err
+	}
+	h, err := ParseHeader(buf[:k])
+	if err != nil {
+		return nil, Header{}, err
+	}
+	base := int64(h.Len())
+	return payloadSource(r, base, size-base, 0, h, true), h, nil
+}
+
 var decodeWholeFrames = true // tests compare with the streaming path
 
 // wholeRatio bounds the content size decodeWhole allocates for, per payload
