@@ -70,7 +70,7 @@ func (j *job) walkerFor1(in *input) (walker, error) {
 		if err != nil {
 			return nil, pathError(in.path, err)
 		}
-		return &textWalker{r: textfmt.NewReader(data, c)}, nil
+		return &textWalker{r: textfmt.NewReader(data, c), path: in.path}, nil
 	case kindBinary:
 		return newBinaryWalker(in)
 	case kindObject, kindArchive:
@@ -82,7 +82,10 @@ func (j *job) walkerFor1(in *input) (walker, error) {
 	return nil, j.invalidType()
 }
 
-type textWalker struct{ r *textfmt.Reader }
+type textWalker struct {
+	r    *textfmt.Reader
+	path string // the input, which a damaged entry is reported against
+}
 
 func (t *textWalker) next() (string, bool, error) {
 	id, ok := t.r.Next()
@@ -92,7 +95,9 @@ func (t *textWalker) next() (string, bool, error) {
 func (t *textWalker) extract(w io.Writer) error {
 	p, err := t.r.Payload()
 	if err != nil {
-		return err
+		// The input's fault, not the output's (LLVM 22 reads past its
+		// buffer here and fails writing the output).
+		return errorf("'%s': %v", t.path, err)
 	}
 	_, err = w.Write(p)
 	return err
