@@ -188,7 +188,14 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		}
 		host = &input{path: host.path, r: data, size: data.Size}
 	}
-	if err := objfmt.AddSections(f, host.r, host.size, secs); err != nil {
+	tw := &trackWriter{w: f}
+	if err := objfmt.AddSections(tw, host.r, host.size, secs); err != nil {
+		if tw.err != nil {
+			// Writing the output failed (a full disk, a file size
+			// limit): no llvm-objcopy ran, and the file to name is
+			// the output, not our temporary file.
+			return true, pathError(j.outputs[0], tw.err)
+		}
 		return true, j.objcopyFailed(j.inputs[ref], err)
 	}
 	if j.outputs[0] == "-" && empty.Len() > 0 {
