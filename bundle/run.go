@@ -8,6 +8,8 @@ import (
 
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmcl"
+	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -199,14 +201,36 @@ func kindOf(typ string) fileKind {
 
 func (j *job) invalidType() error { return errorf("'%s': invalid file type specified", j.Type) }
 
-// outputs collects unbundle outputs and commits them all at the end, so that
-// an error leaves no output behind and existing files untouched.
+// outputSet collects unbundle outputs and commits them all at the end, so
+// that an error leaves no output behind and existing files untouched. An
+// existing output in a folder where no temporary file can be made (Create's
+// in-place fallback) is written to a temporary file elsewhere first and
+// copied over the output only at commit, before the others are renamed
+// into place; a second such output is refused, since two files cannot be
+// replaced in place together without the risk of changing only one.
 type outputSet struct {
-	files []*atomicfile.File
+	files   []*atomicfile.File
+	inPlace *inPlaceOutput
 }
 
-func (s *outputSet) create(path string) (*atomicfile.File, error) {
-	f, err := atomicfile.Create(path)
+type inPlaceOutput struct {
+	path string
+	tmp  *spool.File
+}
+
+func (s *outputSet) create(path string) (io.Writer, error) {
+	f, err := atomicfile.CreateNoInPlace(path)
+	if errors.Is(err, atomicfile.ErrInPlace) {
+		if s.inPlace != nil {
+			return nil, errorf("'%s': %s; '%s' already has to be written in place, and no two outputs are", path, oserr.Strerror(err), s.inPlace.path)
+		}
+		tmp, terr := spool.New()
+		if terr != nil {
+			return nil, pathError(path, terr)
+		}
+		s.inPlace = &inPlaceOutput{path: path, tmp: tmp}
+		return tmp.File, nil
+	}
 	if err != nil {
 		return nil, pathError(path, err)
 	}
@@ -215,6 +239,24 @@ func (s *outputSet) create(path string) (*atomicfile.File, error) {
 }
 
 func (s *outputSet) commit() error {
+	if p := s.inPlace; p != nil {
+		s.inPlace = nil
+		defer p.tmp.Close()
+		f, err := atomicfile.Create(p.path)
+		if err != nil {
+			return pathError(p.path, err)
+		}
+		defer f.Abort()
+		if _, err := p.tmp.Seek(0, io.SeekStart); err != nil {
+			return pathError(p.path, err)
+		}
+		if _, err := io.Copy(f, p.tmp.File); err != nil {
+			return ioFailure(err)
+		}
+		if err := f.Commit(); err != nil {
+			return ioFailure(err)
+		}
+	}
 	for _, f := range s.files {
 		if err := f.Commit(); err != nil {
 			return err
@@ -224,6 +266,10 @@ func (s *outputSet) commit() error {
 }
 
 func (s *outputSet) abort() {
+	if s.inPlace != nil {
+		s.inPlace.tmp.Close()
+		s.inPlace = nil
+	}
 	for _, f := range s.files {
 		f.Abort()
 	}

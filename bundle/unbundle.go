@@ -20,6 +20,8 @@ type walker interface {
 	next() (string, bool, error)
 	// extract writes the current bundle's payload.
 	extract(w io.Writer) error
+	// reset starts the walk again from the first bundle.
+	reset()
 }
 
 // walkerFor picks the handler for an input as LLVM does: by -type, and for
@@ -233,6 +235,17 @@ func (j *job) unbundle() error {
 		work.Set(t.std, j.outputs[i])
 	}
 	total := len(j.targets) // LLVM compares with the CLI count, duplicates included
+
+	// Which targets the input lacks is known before any output is written
+	// (LLVM 22 writes the outputs it finds, then fails): a first walk over
+	// the IDs. Where that walk meets an error, the extracting walk meets
+	// it too, in LLVM's order, and no output survives it.
+	if !j.AllowMissing {
+		if missing, ok := j.missingTargets(w); ok && len(missing) > 0 {
+			return errorf("%s", targetid.FormatMissing(missing))
+		}
+		w.reset()
+	}
 
 	var outs outputSet
 	defer outs.abort()

@@ -78,6 +78,9 @@ func NewReader(data []byte, comment string) *Reader {
 	return &Reader{data: data, start: []byte(startMarker(comment)), end: []byte(endMarker(comment))}
 }
 
+// Reset starts reading again from the first entry.
+func (r *Reader) Reset() { r.pos = 0 }
+
 // Next returns the ID of the next entry, or false when there is none.
 func (r *Reader) Next() (string, bool) {
 	i := bytes.Index(r.data[r.pos:], r.start)

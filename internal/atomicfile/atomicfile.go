@@ -6,6 +6,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -34,16 +35,31 @@ func Create(target string) (*File, error) {
 	if target == "-" {
 		return &File{File: os.Stdout, target: target, stdout: true}, nil
 	}
-	return create(target, true)
+	return create(target, true, true)
+}
+
+// ErrInPlace is wrapped by the error of CreateNoInPlace when target could
+// only be written in place.
+var ErrInPlace = errors.New("no temporary file can be created beside it to replace it atomically")
+
+// CreateNoInPlace is Create without its in-place fallback: where Create
+// would write an existing file in place (no temporary file can be made
+// beside it), it fails with an error wrapping ErrInPlace and leaves target
+// untouched. Devices and pipes are still written directly.
+func CreateNoInPlace(target string) (*File, error) {
+	if target == "-" {
+		return Create(target)
+	}
+	return create(target, true, false)
 }
 
 // CreateFile starts writing target as LLVM writes a file it replaces
 // (FileOutputBuffer, the archive writer): a temp file beside the name,
 // renamed over it, so that a symbolic link or a read-only file is
 // replaced. "-" is an ordinary name.
-func CreateFile(target string) (*File, error) { return create(target, false) }
+func CreateFile(target string) (*File, error) { return create(target, false, false) }
 
-func create(target string, likeOpen bool) (*File, error) {
+func create(target string, likeOpen, inPlace bool) (*File, error) {
 	if target == "" {
 		// open("") fails so; a temp file in "." would fail only at rename.
 		return nil, &os.PathError{Op: "open", Path: target, Err: syscall.ENOENT}
@@ -98,7 +114,12 @@ func create(target string, likeOpen bool) (*File, error) {
 	if err != nil && statErr == nil && likeOpen {
 		// No temp file can be made beside an existing, writable target
 		// (a read-only folder): write the target in place, as LLVM does.
-		if g, gerr := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0); gerr == nil {
+		if !inPlace {
+			if g, gerr := os.OpenFile(target, os.O_WRONLY, 0); gerr == nil {
+				g.Close()
+				return nil, &os.PathError{Op: "open", Path: target, Err: fmt.Errorf("%w (%v)", ErrInPlace, unwrapPath(err))}
+			}
+		} else if g, gerr := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0); gerr == nil {
 			return &File{File: g, target: target, direct: true}, nil
 		}
 	}
@@ -117,6 +138,14 @@ func create(target string, likeOpen bool) (*File, error) {
 		return nil, err
 	}
 	return &File{File: f, target: target}, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // openDirect opens target to be written in place.
