@@ -17,7 +17,7 @@ import (
 // not listed, the other bundles are unbundled, and the host object loses it
 // with the other bundle sections; in an archive its member's other bundles
 // are extracted. ELF (the section first and last), COFF and WebAssembly;
-// archives of ELF members (we read no bundles from other archive members).
+// archives of ELF and COFF members.
 func TestDiffObjectEmptyBundleID(t *testing.T) {
 	ref, ours := tools(t)
 	clang := llvmref.Need(t, "clang")
@@ -64,6 +64,17 @@ func TestDiffObjectEmptyBundleID(t *testing.T) {
 		t.Fatal(err)
 	}
 	files["lib.a"] = lib.Bytes()
+	// Archives of COFF fat objects: LLVM 22 extracts their bundles too (our
+	// archive writer does not take WebAssembly members).
+	var other bytes.Buffer
+	var oms []ar.NewMember
+	for _, n := range []string{"fat.obj", "first.o"} {
+		oms = append(oms, ar.NewMember{Name: n, Data: bytes.NewReader(files[n]), Size: int64(len(files[n]))})
+	}
+	if err := ar.WriteGNU(&other, oms); err != nil {
+		t.Fatal(err)
+	}
+	files["other.a"] = other.Bytes()
 	var cases []difftest.Case
 	for _, f := range []string{"first.o", "last.o", "fat.obj", "fat.wasm"} {
 		cases = append(cases,
@@ -84,5 +95,9 @@ func TestDiffObjectEmptyBundleID(t *testing.T) {
 		}
 		cases = append(cases, difftest.Case{Files: files, Args: args})
 	}
+	cases = append(cases,
+		difftest.Case{Files: files, Args: []string{"-type=a", "-unbundle", "-targets=" + gfx906, "-input=other.a", "-output=a"}},
+		difftest.Case{Files: files, Args: []string{"-type=a", "-unbundle", "-allow-missing-bundles", "-targets=" + gfx908 + "," + gfx906, "-input=other.a", "-output=a", "-output=b"}},
+		difftest.Case{Files: files, Args: []string{"-type=a", "-list", "-input=other.a"}})
 	compare(t, ref, ours, cases)
 }

@@ -218,9 +218,6 @@ type bundle struct {
 // anything else have no bundles.
 func bundlesOf(r io.ReaderAt, size int64) ([]bundle, bool, error) {
 	if objfmt.IsObject(r, size) {
-		if !objfmt.IsELF(r, size) {
-			return nil, true, nil
-		}
 		// As LLVM: a malformed section header fails the member, a
 		// bundle whose contents lie outside the file only once it is
 		// extracted.
