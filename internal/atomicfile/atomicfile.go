@@ -18,10 +18,11 @@ import (
 // Abort after Commit is a no-op, so `defer f.Abort()` is always safe.
 type File struct {
 	*os.File
-	target string
-	done   bool
-	stdout bool // standard output: never closed
-	direct bool // a non-regular file written in place
+	target  string
+	done    bool
+	stdout  bool // standard output: never closed
+	direct  bool // a non-regular file written in place
+	unnamed bool // an O_TMPFILE file: named at Commit
 }
 
 // Create starts writing target as LLVM's tools do when they open an output
@@ -110,6 +111,11 @@ func create(target string, likeOpen, inPlace bool) (*File, error) {
 		}
 	}
 	dir := filepath.Dir(target)
+	if u, ok := openUnnamed(dir, filepath.Base(target)); ok {
+		// Unnamed until Commit (O_TMPFILE): a process killed meanwhile
+		// leaves no temporary file behind. Mode 0666 minus the umask.
+		return &File{File: u, target: target, unnamed: true}, nil
+	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
 	if err != nil && statErr == nil && likeOpen {
 		// No temp file can be made beside an existing, writable target
@@ -180,6 +186,16 @@ func (f *File) Commit() error {
 		return f.File.Close()
 	}
 	name := f.File.Name()
+	if f.unnamed {
+		// Named just before the rename: only a kill between the two
+		// leaves a temporary file.
+		n, err := linkUnnamed(f.File)
+		if err != nil {
+			f.File.Close()
+			return err
+		}
+		name = n
+	}
 	if err := f.File.Close(); err != nil {
 		os.Remove(name)
 		return err
@@ -206,7 +222,9 @@ func (f *File) Abort() {
 	}
 	name := f.File.Name()
 	f.File.Close()
-	os.Remove(name)
+	if !f.unnamed {
+		os.Remove(name)
+	}
 }
 
 // WriteFrom creates target, copies r into it and commits.

@@ -3,10 +3,14 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestCommitReplaces(t *testing.T) {
@@ -206,5 +210,66 @@ func TestCreateFileReplaces(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "real")); string(b) != "old" {
 		t.Errorf("link target changed: %q", b)
+	}
+}
+
+// An output being written has no name in its folder until Commit (Linux
+// O_TMPFILE), so a process killed while writing leaves no temporary file;
+// a real kill -9 of a child writing a large output checks it.
+func TestNoDebrisAfterKill(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("unnamed temporary files are Linux-only; elsewhere a killed writer leaves its temporary file")
+	}
+	if os.Getenv("ATOMICFILE_CHILD") != "" {
+		f, err := Create(os.Getenv("ATOMICFILE_CHILD"))
+		if err != nil {
+			os.Exit(3)
+		}
+		f.Write(make([]byte, 1<<20))
+		os.Stdout.WriteString("written\n")
+		time.Sleep(time.Minute) // killed here
+		os.Exit(4)
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out")
+	os.WriteFile(target, []byte("old"), 0o644)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoDebrisAfterKill$")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_CHILD="+target)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	if _, err := io.ReadFull(stdout, buf); err != nil || string(buf) != "written\n" {
+		t.Fatalf("child: %q %v", buf, err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("after kill -9 the folder holds %q", names)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "old" {
+		t.Errorf("target changed: %q", b)
+	}
+	// And a committed output appears whole, with the usual mode.
+	f, err := Create(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(target)
+	if b, _ := os.ReadFile(target); string(b) != "new" || fi.Mode().Perm() != 0o666&^umask() {
+		t.Errorf("committed %q mode %v", b, fi.Mode())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("commit left %d entries", len(entries))
 	}
 }
