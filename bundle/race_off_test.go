@@ -1,0 +1,5 @@
+//go:build !race
+
+package bundle_test
+
+const raceEnabled = false
