@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/compress"
@@ -88,8 +89,11 @@ func (s *selector) rewriteBinary(w io.Writer, r io.ReaderAt, n int64, where stri
 	return binfmt.Write(w, src, bundleAlign(entries))
 }
 
-// rewriteCCOB writes the CCOB at r[0:n] again: inflated, rewritten and
-// compressed with the same version and method.
+// rewriteCCOB writes the CCOB at r[0:n] again: its bundle rewritten and
+// compressed with the same version and method. Only the entry table and
+// the kept entries are held in memory: the rest of the data is inflated
+// and dropped as it goes by. A CCOB that loses nothing is copied as it was,
+// after inflating no more than its entry table.
 func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string) (int64, error) {
 	cr := compress.NewReader(r, n)
 	m, err := cr.Next()
@@ -97,23 +101,116 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		return 0, fmt.Errorf("%s: %w", where, err)
 	}
 	if m.UncompressedSize > maxInflated {
-		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite holds in memory", where, m.UncompressedSize, int64(maxInflated))
+		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite handles", where, m.UncompressedSize, int64(maxInflated))
 	}
+	src := io.LimitReader(hashTolerant{cr}, maxInflated+1)
+	where = fmt.Sprintf("%s (CCOB v%d %s)", where, m.Version, m.Method)
+	usize := int64(m.UncompressedSize)
+	head := make([]byte, min(usize, tableWindow))
+	k, err := io.ReadFull(src, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return 0, fmt.Errorf("%s: inflating: %w", where, err)
+	}
+	head = head[:k]
+	if magic.Identify(head[:min(len(head), magic.Len)]) != magic.OffloadBundle {
+		return 0, refuse("%s: the compressed payload is not a bundle", where)
+	}
+	entries, err := binfmt.ReadEntries(prefixAt(head), usize)
+	if err != nil || len(entries) == 0 || m.PayloadSize < 0 || overlapping(entries) {
+		// An entry table past the first MiB, entries that share bytes,
+		// or a v1 zlib member (whose end is known only once inflated):
+		// the whole bundle is inflated.
+		return s.rewriteCCOBWhole(w, r, n, where, m, head, src)
+	}
+	end := m.End()
+	actions := make([]string, len(entries))
+	changed := false
+	for i, e := range entries {
+		tid, host := targetOf(e.ID)
+		actions[i] = s.decide(e.ID, tid, host)
+		changed = changed || actions[i] == Dropped || actions[i] == Replaced
+	}
+	if !changed {
+		for i, e := range entries {
+			s.record(where, e.ID, e.Size, e.Size, actions[i])
+		}
+		_, err := io.Copy(w, io.NewSectionReader(r, 0, end))
+		return end, err
+	}
+	// The kept entries, in file order, from the table's window and then
+	// the stream.
+	order := make([]int, 0, len(entries))
+	for i := range entries {
+		if actions[i] != Dropped && actions[i] != Replaced {
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(a, b int) bool { return entries[order[a]].Offset < entries[order[b]].Offset })
+	data := make([][]byte, len(entries))
+	pos := int64(len(head))
+	for _, i := range order {
+		e := entries[i]
+		var b bytes.Buffer
+		if e.Offset < int64(len(head)) {
+			b.Write(head[e.Offset:min(e.Offset+e.Size, int64(len(head)))])
+		}
+		if rest := e.Size - int64(b.Len()); rest > 0 {
+			if skip := e.Offset + int64(b.Len()) - pos; skip > 0 {
+				if _, err := io.CopyN(io.Discard, src, skip); err != nil {
+					return 0, fmt.Errorf("%s: inflating: %w", where, err)
+				}
+				pos += skip
+			}
+			if _, err := io.CopyN(&b, src, rest); err != nil {
+				return 0, fmt.Errorf("%s: inflating entry %s: %w", where, e.ID, err)
+			}
+			pos += rest
+		}
+		data[i] = b.Bytes()
+	}
+	var sources []binfmt.Source
+	for i, e := range entries {
+		switch actions[i] {
+		case Dropped:
+			s.record(where, e.ID, e.Size, 0, actions[i])
+		case Replaced:
+			rep := s.opts.Replace
+			sources = append(sources, binfmt.Source{ID: e.ID, R: io.NewSectionReader(rep.Data, 0, rep.Size), Size: rep.Size})
+			s.record(where, e.ID, e.Size, rep.Size, actions[i])
+		default:
+			sources = append(sources, binfmt.Source{ID: e.ID, R: bytes.NewReader(data[i]), Size: e.Size})
+			s.record(where, e.ID, e.Size, e.Size, actions[i])
+		}
+	}
+	var out bytes.Buffer
+	if err := binfmt.Write(&out, sources, bundleAlign(entries)); err != nil {
+		return 0, err
+	}
+	return end, s.compressLike(w, out.Bytes(), m, where)
+}
+
+// tableWindow is how much of a CCOB's data is inflated to read its entry
+// table.
+const tableWindow = 1 << 20
+
+// rewriteCCOBWhole is rewriteCCOB holding the whole inflated bundle, of
+// which head was read from src already.
+func (s *selector) rewriteCCOBWhole(w io.Writer, r io.ReaderAt, n int64, where string, m *compress.Member, head []byte, src io.Reader) (int64, error) {
 	// The buffer is allocated for the size the header claims only when
 	// that is plausible for the payload (real bundles inflate 2-60 times);
 	// past that it grows with the data actually inflated.
 	var raw bytes.Buffer
 	raw.Grow(int(min(m.UncompressedSize, uint64(max(m.PayloadSize, 0))*64+1<<20, maxInflated)))
-	if _, err := raw.ReadFrom(io.LimitReader(hashTolerant{cr}, maxInflated+1)); err != nil {
+	raw.Write(head)
+	if _, err := raw.ReadFrom(src); err != nil {
 		return 0, fmt.Errorf("%s: inflating: %w", where, err)
+	}
+	if raw.Len() > maxInflated {
+		return 0, refuse("%s: the CCOB inflates to more than %d bytes", where, int64(maxInflated))
 	}
 	end := m.End()
 	data := raw.Bytes()
-	where = fmt.Sprintf("%s (CCOB v%d %s)", where, m.Version, m.Method)
 	var out bytes.Buffer
-	if magic.Identify(data[:min(len(data), magic.Len)]) != magic.OffloadBundle {
-		return 0, refuse("%s: the compressed payload is not a bundle", where)
-	}
 	before := len(s.report.Decisions)
 	if err := s.rewriteBinary(&out, bytes.NewReader(data), int64(len(data)), where); err != nil {
 		return 0, err
@@ -123,14 +220,47 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		_, err := io.Copy(w, io.NewSectionReader(r, 0, end))
 		return end, err
 	}
+	return end, s.compressLike(w, out.Bytes(), m, where)
+}
+
+// compressLike compresses a rewritten bundle with the version and method
+// of the CCOB it came from, at the chosen level.
+func (s *selector) compressLike(w io.Writer, bundle []byte, m *compress.Member, where string) error {
 	opt := compress.Options{Version: m.Version, Zlib: m.Method == compress.Zlib, Level: s.opts.Level}
 	if opt.Zlib && opt.Level == 0 {
 		opt.Level = compress.ZlibDefaultLevel
 	}
-	if _, err := compress.Compress(w, out.Bytes(), opt); err != nil {
-		return 0, fmt.Errorf("%s: compressing: %w", where, err)
+	if _, err := compress.Compress(w, bundle, opt); err != nil {
+		return fmt.Errorf("%s: compressing: %w", where, err)
 	}
-	return end, nil
+	return nil
+}
+
+// overlapping reports whether two non-empty entries share bytes.
+func overlapping(entries []binfmt.Entry) bool {
+	e := append([]binfmt.Entry(nil), entries...)
+	sort.Slice(e, func(a, b int) bool { return e[a].Offset < e[b].Offset })
+	for i := 1; i < len(e); i++ {
+		if e[i-1].Size > 0 && e[i].Size > 0 && e[i-1].Offset+e[i-1].Size > e[i].Offset {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixAt serves the first bytes of a stream as an io.ReaderAt: reads past
+// them end early.
+type prefixAt []byte
+
+func (p prefixAt) ReadAt(b []byte, off int64) (int, error) {
+	if off >= int64(len(p)) {
+		return 0, io.EOF
+	}
+	n := copy(b, p[off:])
+	if n < len(b) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 type hashTolerant struct{ r io.Reader }

