@@ -2,10 +2,10 @@ package goffloadcmd
 
 import (
 	"errors"
-	"runtime/debug"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
