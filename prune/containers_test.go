@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/llvmref"
 )
@@ -222,6 +224,52 @@ func TestDecide(t *testing.T) {
 		}
 		if got := s.decide("id", c.tid, false); got != c.want {
 			t.Errorf("%+v on %q: %s, want %s", c.opts, c.tid, got, c.want)
+		}
+	}
+}
+
+// CCOBs of every version and method: the streamed rewrite (v2 and v3, v1
+// zstd) and the whole-bundle one (v1 zlib, whose end is known only once
+// inflated) keep exactly the kept objects, with the CCOB's version and
+// method.
+func TestPruneCCOBKinds(t *testing.T) {
+	obj := func(n int, seed byte) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = seed + byte(i*i>>5)
+		}
+		return b
+	}
+	var src []binfmt.Source
+	payloads := map[string][]byte{
+		"host-x86_64-unknown-linux-gnu-":         {},
+		"hipv4-amdgcn-amd-amdhsa--gfx906":        obj(3<<20, 1),
+		"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+": obj(2<<20, 2),
+		"hipv4-amdgcn-amd-amdhsa--gfx942":        obj(1<<20, 3),
+	}
+	for _, id := range []string{"host-x86_64-unknown-linux-gnu-", "hipv4-amdgcn-amd-amdhsa--gfx906", "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", "hipv4-amdgcn-amd-amdhsa--gfx942"} {
+		src = append(src, binfmt.Source{ID: id, R: bytes.NewReader(payloads[id]), Size: int64(len(payloads[id]))})
+	}
+	var bundle bytes.Buffer
+	if err := binfmt.Write(&bundle, src, 4096); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []compress.Options{{Version: 3}, {Version: 2, Zlib: true}, {Version: 1}, {Version: 1, Zlib: true}} {
+		var c bytes.Buffer
+		if _, err := compress.Compress(&c, bundle.Bytes(), opt); err != nil {
+			t.Fatal(err)
+		}
+		out := &memOut{}
+		if _, err := Rewrite(out, bytes.NewReader(c.Bytes()), int64(c.Len()), "c.co", Options{Keep: []string{"gfx90a"}}); err != nil {
+			t.Fatalf("%+v: %v", opt, err)
+		}
+		h, err := compress.ParseHeader(out.b)
+		if err != nil || h.Version != opt.Version || (h.Method == compress.Zlib) != opt.Zlib {
+			t.Errorf("%+v: output header %+v, %v", opt, h, err)
+		}
+		got := objectBytes(t, list(t, out.b))
+		if len(got) != 2 || !bytes.Equal(got["hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+"][0], payloads["hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+"]) || len(got["host-x86_64-unknown-linux-gnu-"]) != 1 {
+			t.Errorf("%+v: kept %d IDs", opt, len(got))
 		}
 	}
 }
