@@ -5,9 +5,10 @@
 // clang-offload-bundler -type=a -unbundle does, with LLVM's symbol table.
 //
 // Member payloads are not held in memory: ELF bundle sections and binary
-// bundle entries are written straight from the input archive. Only
-// compressed members (decompressed) and host objects (stripped) are built in
-// memory, one member at a time.
+// bundle entries are written straight from the input archive, or from
+// where Options.Decompress put a compressed member (the bundler: a
+// temporary file). Only host objects (stripped) are built in memory, one
+// member at a time.
 package hda
 
 import (
@@ -23,6 +24,7 @@ import (
 	"github.com/goffload/goffload/bitcode"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/targetid"
@@ -45,9 +47,13 @@ type Options struct {
 	HipOpenMP    bool // hip/hipv4 and openmp kinds are compatible
 	CheckInput   bool // -check-input-archive: reject members with conflicting target IDs
 
-	// Decompress, when set, is called for members that start with "CCOB"
-	// and returns the decompressed member (LLVM 22's reader semantics).
-	Decompress func(member []byte) ([]byte, error)
+	// Decompress, when set, is called for members that start with "CCOB":
+	// it decodes the member (size bytes read from r, with LLVM 22's reader
+	// semantics) and returns the decompressed member to read at random,
+	// which must stay readable until Unbundle returns. The bundler decodes
+	// it as a stream into a temporary file, capped: a *spool.TooLargeError
+	// is reported naming the archive and member.
+	Decompress func(r io.ReaderAt, size int64) (io.ReaderAt, int64, error)
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
 	Uncompressed func()
@@ -87,7 +93,9 @@ type codeObject struct {
 	size int64
 }
 
-// Unbundle performs the unbundling and writes every output, atomically.
+// Unbundle performs the unbundling and writes every output, atomically:
+// an error before they are committed (renamed into place, together at the
+// end) leaves every output as it was.
 func Unbundle(o Options) error {
 	var head [8]byte
 	if n, _ := o.Archive.ReadAt(head[:], 0); magic.Identify(head[:n]) != magic.Archive {
@@ -126,14 +134,32 @@ func Unbundle(o Options) error {
 			return err
 		}
 	}
-	// Outputs are written in command-line order; a target without code
-	// objects stops the run (earlier archives stay, as in LLVM).
+	// A target without code objects stops the run before any output is
+	// touched (LLVM 22 first writes the archives of the targets before it,
+	// replacing existing files). The outputs are written in command-line
+	// order and committed together at the end, so that a failure writing
+	// one leaves every output as it was.
 	for i, t := range o.Targets {
 		if len(lists[i]) == 0 && !o.AllowMissing {
 			return errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", t, o.ArchiveName)
 		}
-		if err := writeArchive(o.Outputs[i], lists[i], o.Warn, o.WriteOptions); err != nil {
+	}
+	files := make([]*atomicfile.File, 0, len(o.Targets))
+	defer func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}()
+	for i := range o.Targets {
+		f, err := writeArchive(o.Outputs[i], lists[i], o.Warn, o.WriteOptions)
+		if err != nil {
 			return err
+		}
+		files = append(files, f)
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return errorf("%s", oserr.Strerror(err))
 		}
 	}
 	return nil
@@ -182,15 +208,15 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	if o.Decompress == nil {
 		return sr, size, nil
 	}
-	raw := make([]byte, size)
-	if _, err := sr.ReadAt(raw, 0); err != nil && err != io.EOF {
-		return nil, 0, errorf("%s: %v", m.Name, err)
+	out, n, err := o.Decompress(sr, size)
+	var tl *spool.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, 0, errorf("'%s(%s)': %v", o.ArchiveName, m.Name, err)
 	}
-	out, err := o.Decompress(raw)
 	if err != nil {
 		return nil, 0, errorf("Failed to decompress code object: %v", err)
 	}
-	return bytes.NewReader(out), int64(len(out)), nil
+	return out, n, nil
 }
 
 // memberError reports a member's bundles as unreadable: in LLVM's words
@@ -390,14 +416,14 @@ func warningText(err error) string {
 	return err.Error()
 }
 
-// writeArchive writes one output archive atomically. "-" is a file named
-// "-" here, as in LLVM. Write errors carry no path, as in LLVM.
-func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.WriteOption) error {
+// writeArchive writes one output archive, to be committed (renamed into
+// place) by the caller, or aborted. "-" is a file named "-" here, as in
+// LLVM. Write errors carry no path, as in LLVM.
+func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.WriteOption) (*atomicfile.File, error) {
 	f, err := atomicfile.CreateFile(name)
 	if err != nil {
-		return errorf("%s", oserr.Strerror(err))
+		return nil, errorf("%s", oserr.Strerror(err))
 	}
-	defer f.Abort()
 	members := make([]ar.NewMember, len(objs))
 	for i, c := range objs {
 		members[i] = ar.NewMember{Name: c.name, Data: c.data, Size: c.size}
@@ -406,10 +432,8 @@ func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.W
 		opts = append(opts, ar.WithWarnings(func(err error) { warn(warningText(err)) }))
 	}
 	if err := ar.WriteGNU(f, members, opts...); err != nil {
-		return errorf("%v", err)
+		f.Abort()
+		return nil, errorf("%v", err)
 	}
-	if err := f.Commit(); err != nil {
-		return errorf("%s", oserr.Strerror(err))
-	}
-	return nil
+	return f, nil
 }

@@ -3,8 +3,8 @@ package hda
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -40,10 +40,7 @@ func TestGolden(t *testing.T) {
 		Outputs:      outs,
 		AllowMissing: true,
 		HipOpenMP:    true,
-		Decompress: func(b []byte) ([]byte, error) {
-			out, _, err := compress.DecompressLLVM(b)
-			return out, err
-		},
+		Decompress:   decompressInMemory(0),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -174,16 +171,10 @@ func FuzzUnbundle(f *testing.F) {
 		Unbundle(Options{Archive: bytes.NewReader(data), ArchiveSize: int64(len(data)), ArchiveName: "f.a",
 			Targets: []string{"hip-amdgcn-amd-amdhsa--gfx906", "host-x86_64-pc-linux-gnu-"},
 			Outputs: []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}, AllowMissing: true,
-			Decompress: func(b []byte) ([]byte, error) {
-				// A mutated CCOB may claim and decode to gigabytes: that
-				// is the decompressor's business (tested there), and it
-				// would keep the fuzzer from exploring the archive code.
-				if h, err := compress.ParseHeader(b); err == nil && h.UncompressedSize > 4<<20 {
-					return nil, errors.New("fuzz: CCOB larger than 4 MiB")
-				}
-				out, _, err := compress.DecompressLLVM(b)
-				return out, err
-			}})
+			// A mutated CCOB may claim and decode to gigabytes: that is
+			// the decompressor's business (tested there), and it would
+			// keep the fuzzer from exploring the archive code.
+			Decompress: decompressInMemory(4 << 20)})
 	})
 }
 
@@ -211,5 +202,25 @@ func TestMemberNames(t *testing.T) {
 		if got := memberName(stem, ext, "ID", ""); got != c.host {
 			t.Errorf("%q, host: %q, want %q", c.member, got, c.host)
 		}
+	}
+}
+
+// decompressInMemory returns an Options.Decompress reading the member into
+// memory and decompressing it there, refusing CCOBs whose header claims
+// more than max bytes (when max is not 0).
+func decompressInMemory(max uint64) func(io.ReaderAt, int64) (io.ReaderAt, int64, error) {
+	return func(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
+		b := make([]byte, size)
+		if _, err := r.ReadAt(b, 0); err != nil && err != io.EOF {
+			return nil, 0, err
+		}
+		if h, err := compress.ParseHeader(b); err == nil && max > 0 && h.UncompressedSize > max {
+			return nil, 0, fmt.Errorf("CCOB larger than %d bytes", max)
+		}
+		out, _, err := compress.DecompressLLVM(b)
+		if err != nil {
+			return nil, 0, err
+		}
+		return bytes.NewReader(out), int64(len(out)), nil
 	}
 }
