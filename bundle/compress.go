@@ -183,39 +183,6 @@ func (w *headWriter) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// decompressAll decodes a CCOB held in memory (an archive member).
-func (j *job) decompressAll(data []byte) ([][]byte, bool, error) {
-	start := time.Now()
-	res, err := compress.Decompress(data)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s", compress.LLVMMessage(err))
-	}
-	elapsed := time.Since(start)
-	out := make([][]byte, len(res))
-	for i, r := range res {
-		if j.Verbose {
-			for _, l := range compress.FormatDecompressStats(r.Header, uint64(r.PayloadSize), elapsed, r.Computed()) {
-				fmt.Fprintln(j.Stderr, l)
-			}
-		}
-		out[i] = r.Data
-	}
-	return out, len(res) == 1 && res[0].End() == int64(len(data)), nil
-}
-
-// decompress is decompressAll for one member of an archive.
-func (j *job) decompress(data []byte) ([]byte, error) {
-	parts, _, err := j.decompressAll(data)
-	if err != nil {
-		return nil, err
-	}
-	var all []byte
-	for _, p := range parts {
-		all = append(all, p...)
-	}
-	return all, nil
-}
-
 // compress writes data as a CCOB with the configured version, method and
 // level, printing the verbose statistics.
 func (j *job) compress(w io.Writer, data []byte) error {
