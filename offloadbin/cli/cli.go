@@ -8,6 +8,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
@@ -63,6 +64,23 @@ type tool struct {
 	Env
 	argv0 string
 	fatal error // a fatalError ends the run at once
+	// pending, while extracting, collects the finished outputs, put in
+	// place together once all are written (see finish).
+	pending *[]*atomicfile.File
+}
+
+// finish puts a finished output in place, or, while extracting, keeps it
+// for extract to put in place with the others: a later failure then leaves
+// every existing output as it was.
+func (t *tool) finish(f *atomicfile.File) error {
+	if t.pending != nil {
+		*t.pending = append(*t.pending, f)
+		return nil
+	}
+	if err := f.Commit(); err != nil {
+		return errors.New(oserr.Strerror(err))
+	}
+	return nil
 }
 
 func (t *tool) tagged(tag, color, msg string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/atomicfile"
 	"io"
 
 	"github.com/goffload/goffload/ar"
@@ -115,6 +116,22 @@ func (t *tool) extract(path string, filters []string, archive bool) error {
 			}
 		}
 	}
+	// Every output is written before any is put in place: a failure
+	// leaves existing outputs as they were (LLVM 22 replaces the ones
+	// before it).
+	var pending []*atomicfile.File
+	t.pending = &pending
+	defer func() {
+		t.pending = nil
+		for _, f := range pending {
+			f.Abort()
+		}
+	}()
+	for i, fv := range filters {
+		if archive && len(matches[i]) > 0 && !ParseImageSpec(fv).Has("file") {
+			return errors.New("Image must have a 'file' argument.")
+		}
+	}
 	for i, fv := range filters {
 		filter := ParseImageSpec(fv)
 		matched := matches[i]
@@ -145,6 +162,11 @@ func (t *tool) extract(path string, filters []string, archive bool) error {
 			}
 		}
 	}
+	for _, f := range pending {
+		if err := f.Commit(); err != nil {
+			return errors.New(oserr.Strerror(err))
+		}
+	}
 	return nil
 }
 
@@ -171,7 +193,12 @@ func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
 	if err != nil {
 		return errors.New(oserr.Strerror(err))
 	}
-	defer f.Abort()
+	done := false
+	defer func() {
+		if !done {
+			f.Abort()
+		}
+	}()
 	w, tw := deviceWriter(path, f)
 	if err := ar.WriteGNU(w, members, ar.WithWarnings(warn)); err != nil {
 		var me *ar.MemberError
@@ -183,10 +210,8 @@ func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
 		}
 		return errors.New(oserr.Strerror(err))
 	}
-	if err := f.Commit(); err != nil {
-		return errors.New(oserr.Strerror(err))
-	}
-	return nil
+	done = true
+	return t.finish(f)
 }
 
 func (t *tool) tag(tag, color string) string {

@@ -199,7 +199,12 @@ func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer)
 	if err != nil {
 		return errors.New(oserr.Strerror(err))
 	}
-	defer f.Abort()
+	done := false
+	defer func() {
+		if !done {
+			f.Abort()
+		}
+	}()
 	w, tw := deviceWriter(path, f)
 	if err := write(w); err != nil {
 		if tw != nil && tw.err != nil {
@@ -207,10 +212,8 @@ func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer)
 		}
 		return fmt.Errorf("%s", oserr.Strerror(err))
 	}
-	if err := f.Commit(); err != nil {
-		return errors.New(oserr.Strerror(err))
-	}
-	return nil
+	done = true
+	return t.finish(f)
 }
 
 // deviceWriter returns the writer for an output: for a device or pipe
