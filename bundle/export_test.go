@@ -7,3 +7,11 @@ func SetMaxStreamInput(n int64) (restore func()) {
 	maxStreamInput = n
 	return func() { maxStreamInput = old }
 }
+
+// SetMaxTextBundle sets the cap on text bundles read into memory and
+// returns a function restoring it.
+func SetMaxTextBundle(n int64) (restore func()) {
+	old := maxTextBundle
+	maxTextBundle = n
+	return func() { maxTextBundle = old }
+}

@@ -64,10 +64,18 @@ func (c *chainWalker) next() (string, bool, error) {
 
 func (c *chainWalker) extract(w io.Writer) error { return c.ws[c.i].extract(w) }
 
+// maxTextBundle caps the text bundles read (into memory) for listing and
+// unbundling: a compressed text bundle can inflate to gigabytes.
+var maxTextBundle int64 = 1 << 30
+
 func (j *job) walkerFor1(in *input) (walker, error) {
 	switch kindOf(j.Type) {
 	case kindText:
 		c, _ := textfmt.Comment(j.Type)
+		if in.size > maxTextBundle {
+			// Text bundles are searched in memory: a hard cap, said.
+			return nil, fmt.Errorf("'%s': a text bundle of %d bytes is larger than the %d bytes goffload reads into memory", in.path, in.size, maxTextBundle)
+		}
 		data, err := in.bytes()
 		if err != nil {
 			return nil, pathError(in.path, err)
