@@ -182,7 +182,7 @@ build() {
   log "building $TUS + $CCOB_TUS HIP TUs for ${#archs[@]} GPUs in $b, $JOBS at a time"
   rm -rf "$b" "$dir/libbig.so" "$dir/libbig-ccob.so" "$dir/build.info"
   mkdir -p "$b/src" "$b/obj"
-  cp "$root/testdata/inspect/src/hip.h" "$root/testdata/inspect/src/stub.c" "$b/src/"
+  cp "$root/testdata/inspect/src/hip.h" "$root/e2e/testdata/stub.c" "$b/src/"
   cd "$b/src"
   printf '%s\n' "$pool_c" >pool.c
   "$CLANG" -O2 pool.c -o pool

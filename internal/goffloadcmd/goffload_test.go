@@ -125,7 +125,7 @@ func TestListJSONSchema(t *testing.T) {
 // The table: one row per object, wrappers, a summary per target; a file
 // without device code says so.
 func TestListTable(t *testing.T) {
-	out, stderr, code := run(t, "list", filepath.Join(realDir, "libmulti-ccob.so"), filepath.Join(realDir, "src", "stub.c"))
+	out, stderr, code := run(t, "list", filepath.Join(realDir, "libmulti-ccob.so"), filepath.Join(realDir, "src", "hip.h"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -136,7 +136,7 @@ func TestListTable(t *testing.T) {
 		"ccob@0x2000+0x1000",
 		".hip_fatbin › bundle 2 (CCOB v3 zstd)",
 		".hipFatBinSegment: 3 HIPF wrapper(s), each pointing at a bundle start",
-		"stub.c: unknown\n  no device code found",
+		"hip.h: unknown\n  no device code found",
 		"9 code object(s) for 3 target(s) in 2 files",
 		"gfx90a:xnack+",
 	} {
@@ -260,7 +260,7 @@ func TestExtract(t *testing.T) {
 		{[]string{"extract", "-o", dir, "--target", "gfx1100", lib}, 1, "no code object in"},
 		{[]string{"extract", "-o", dir, "--index", "99", lib}, 1, "no object #99"},
 		{[]string{"extract", "-o", dir, "--id", "nope", lib}, 1, "nothing in"},
-		{[]string{"extract", "-o", dir, "--all", filepath.Join(realDir, "src", "stub.c")}, 1, "holds no device code"},
+		{[]string{"extract", "-o", dir, "--all", filepath.Join(realDir, "src", "hip.h")}, 1, "holds no device code"},
 	} {
 		_, stderr, code := run(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.msg) {

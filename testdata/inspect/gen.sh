@@ -30,7 +30,7 @@
 # The GPUs are gfx906, gfx90a:xnack+ and gfx942:sramecc+:xnack- (a plain one
 # and two with target-ID features). No ROCm is needed: -nogpulib -nogpuinc,
 # src/hip.h declares the three launch functions clang calls, and every host
-# link goes against a no-op libamdhip64.so built from src/stub.c in the
+# link goes against a no-op libamdhip64.so built from e2e/testdata/stub.c in the
 # temporary folder (-L. -lamdhip64, so the outputs have DT_NEEDED
 # libamdhip64.so, as with the real runtime; the stub is not linked in).
 #
@@ -74,6 +74,8 @@ unset COMPRESSED_BUNDLE_FORMAT_VERSION OFFLOAD_BUNDLER_COMPRESS \
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here"/src/* "$work"/
+# The no-op HIP runtime the links go against is the end-to-end tests' own.
+cp "$here"/../../e2e/testdata/stub.c "$work"/
 cd "$work"
 
 archs=(--offload-arch=gfx906 --offload-arch=gfx90a:xnack+ --offload-arch=gfx942:sramecc+:xnack-)
@@ -207,15 +209,16 @@ fi
 # coff-fat.obj is a fat COFF object made by the bundler (which runs
 # llvm-objcopy for COFF hosts): __CLANG_OFFLOAD_BUNDLE__ sections.
 echo 'int host_function(void) { return 1; }' >host.c
-"$CLANG" --target=x86_64-pc-windows-msvc -c host.c -o host.obj
+# No time stamps: -mno-incremental-linker-compatible, /Brepro.
+"$CLANG" --target=x86_64-pc-windows-msvc -mno-incremental-linker-compatible -c host.c -o host.obj
 "$llvm/llvm-objcopy" --dump-section=.hip_fatbin=fatbin.bin hip-nonrdc.o
 "$llvm/llvm-objcopy" --dump-section=.hip_fatbin=fatbin-ccob.bin hip-nonrdc-ccob.o
 "$llvm/llvm-objcopy" --add-section=.hip_fatbin=fatbin.bin \
   --set-section-flags=.hip_fatbin=alloc,load,readonly,data,contents host.obj coff.obj
 "$llvm/llvm-objcopy" --add-section=.hip_fatbin=fatbin-ccob.bin \
   --set-section-flags=.hip_fatbin=alloc,load,readonly,data,contents host.obj coff-ccob.obj
-"$llvm/lld-link" /dll /noentry /nodefaultlib /opt:noref /out:pe.dll coff.obj
-"$llvm/lld-link" /dll /noentry /nodefaultlib /opt:noref /out:pe-ccob.dll coff-ccob.obj
+"$llvm/lld-link" /dll /noentry /nodefaultlib /opt:noref /Brepro /out:pe.dll coff.obj
+"$llvm/lld-link" /dll /noentry /nodefaultlib /opt:noref /Brepro /out:pe-ccob.dll coff-ccob.obj
 PATH=$llvm:$PATH "$BUNDLER" -type=o -targets=host-x86_64-pc-windows-msvc,hip-amdgcn-amd-amdhsa--gfx90a,hip-amdgcn-amd-amdhsa--gfx906 \
   -input=host.obj -input=gfx90a.co -input=gfx942.co -output=coff-fat.obj
 keep coff.obj coff-ccob.obj pe.dll pe-ccob.dll coff-fat.obj
@@ -311,7 +314,7 @@ how[coff.obj]='`llvm-objcopy --add-section=.hip_fatbin=...` into a clang COFF ob
 what[coff-ccob.obj]='COFF object with the compressed .hip_fatbin of hip-nonrdc-ccob.o'
 how[coff-ccob.obj]='as coff.obj'
 what[pe.dll]='PE DLL of coff.obj: section name cut to .hip_fat'
-how[pe.dll]='`lld-link /dll /noentry /nodefaultlib /opt:noref`'
+how[pe.dll]='`lld-link /dll /noentry /nodefaultlib /opt:noref /Brepro`'
 what[pe-ccob.dll]='PE DLL of coff-ccob.obj'
 how[pe-ccob.dll]='as pe.dll'
 what[coff-fat.obj]='fat COFF object: host.obj plus __CLANG_OFFLOAD_BUNDLE__ sections for gfx90a and gfx906 (the latter holding the gfx942 code object: IDs are labels)'
