@@ -4,7 +4,7 @@
 //
 // Layout (all integers little-endian uint64):
 //
-//	0   24 bytes  "__CLANG_OFFLOAD_BUNDLE__"
+//	0   24 bytes  "__CLANG_OFFLOAD_BUNDLE__" (magic.BundleMagic)
 //	24  8         number of entries N
 //	32  N times:  offset, size, ID length, ID bytes (no NUL, no padding)
 //	    payloads, each preceded by zero padding up to its offset
@@ -14,9 +14,6 @@
 // returns entries in file order; the order in which LLVM visits them (its
 // StringMap order) is the caller's business.
 package binfmt
-
-// Magic starts every binary bundle.
-const Magic = "__CLANG_OFFLOAD_BUNDLE__"
 
 const (
 	countOff   = 24 // offset of the entry count, right after the magic

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/internal/llvmhash"
+	"github.com/goffload/goffload/magic"
 )
 
 // Entry is one bundle entry: its ID as stored and where its payload is.
@@ -27,14 +28,14 @@ var ErrTruncatedTable = errors.New("truncated or inconsistent bundle entry table
 
 // IsBundle reports whether the data starting at r begins with the magic.
 func IsBundle(r io.ReaderAt, size int64) bool {
-	if size < int64(len(Magic)) {
+	if size < int64(len(magic.BundleMagic)) {
 		return false
 	}
-	var b [len(Magic)]byte
+	var b [len(magic.BundleMagic)]byte
 	if _, err := r.ReadAt(b[:], 0); err != nil {
 		return false
 	}
-	return string(b[:]) == Magic
+	return string(b[:]) == magic.BundleMagic
 }
 
 // ReadEntries reads the entry table of a binary bundle of the given size.

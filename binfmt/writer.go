@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/goffload/goffload/magic"
 )
 
 // Source is one entry to write: its (standardised) ID and its payload.
@@ -53,7 +55,7 @@ func Write(w io.Writer, src []Source, align uint64) error {
 		return err
 	}
 	var hdr []byte
-	hdr = append(hdr, Magic...)
+	hdr = append(hdr, magic.BundleMagic...)
 	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(src)))
 	for i, s := range src {
 		hdr = binary.LittleEndian.AppendUint64(hdr, uint64(offsets[i]))

@@ -1,8 +1,10 @@
 package objfmt
 
+import "github.com/goffload/goffload/magic"
+
 // BundlePrefix starts the name of every bundle section; the bundle ID is the
-// rest of the name.
-const BundlePrefix = "__CLANG_OFFLOAD_BUNDLE__"
+// rest of the name. It is the bundle magic, magic.BundleMagic.
+const BundlePrefix = magic.BundleMagic
 
 // ELF layout constants used by the reader and the writer.
 const (

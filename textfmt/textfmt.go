@@ -16,10 +16,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-)
 
-// Magic is the marker text shared with the other bundle formats.
-const Magic = "__CLANG_OFFLOAD_BUNDLE__"
+	"github.com/goffload/goffload/magic"
+)
 
 // Comment returns the comment string of a text bundle type, and false for
 // types that are not text types.
@@ -35,8 +34,8 @@ func Comment(typ string) (string, bool) {
 	return "", false
 }
 
-func startMarker(c string) string { return "\n" + c + " " + Magic + "__START__ " }
-func endMarker(c string) string   { return "\n" + c + " " + Magic + "__END__ " }
+func startMarker(c string) string { return "\n" + c + " " + magic.BundleMagic + "__START__ " }
+func endMarker(c string) string   { return "\n" + c + " " + magic.BundleMagic + "__END__ " }
 
 // Source is one entry to write.
 type Source struct {
