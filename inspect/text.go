@@ -10,9 +10,9 @@ import (
 	"github.com/goffload/goffload/magic"
 )
 
-var (
-	startTag = []byte(" " + magic.BundleMagic + "__START__ ")
-	endTag   = []byte(" " + magic.BundleMagic + "__END__ ")
+const (
+	startTag = " " + magic.BundleMagic + "__START__ "
+	endTag   = " " + magic.BundleMagic + "__END__ "
 )
 
 // walkText lists a text bundle (.s, .ll, .hipi, ...): entries between
@@ -37,12 +37,12 @@ func (w *walker) walkText(r io.ReaderAt, size int64, p place) {
 			body := bytes.TrimRight(line, "\r\n")
 			switch {
 			case !open:
-				if i := bytes.Index(body, startTag); i > 0 && err != bufio.ErrBufferFull {
+				if i := bytes.Index(body, []byte(startTag)); i > 0 && err != bufio.ErrBufferFull {
 					open, comment, id = true, append([]byte(nil), body[:i]...), string(body[i+len(startTag):])
 					startLine, startOff = pos, pos+int64(len(line))
 				}
 			default:
-				if bytes.HasPrefix(body, comment) && bytes.HasPrefix(body[len(comment):], endTag) {
+				if bytes.HasPrefix(body, comment) && bytes.HasPrefix(body[len(comment):], []byte(endTag)) {
 					end := pos - 1 // the newline before the END line belongs to the marker
 					if end < startOff {
 						end = startOff

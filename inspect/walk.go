@@ -303,10 +303,10 @@ func identifyAt(r io.ReaderAt, off, size int64) magic.Kind {
 	return k
 }
 
-var textStart = []byte(magic.BundleMagic + "__START__ ")
+const textStart = magic.BundleMagic + "__START__ "
 
 // isTextBundle reports whether a START marker line shows up in the first
 // 4 KiB (text bundles begin with an empty line and a comment marker).
 func isTextBundle(r io.ReaderAt, size int64) bool {
-	return bytes.Contains(head(r, 0, size, 4096), textStart)
+	return bytes.Contains(head(r, 0, size, 4096), []byte(textStart))
 }

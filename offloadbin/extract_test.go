@@ -166,7 +166,7 @@ func TestExtractHostileContainers(t *testing.T) {
 	}
 	// A corrupt OffloadBinary inside an archive fails the whole extraction.
 	lib, _ := os.ReadFile(filepath.Join("testdata", "inputs", "libmix.a"))
-	i := bytes.Index(lib, Magic[:])
+	i := bytes.Index(lib, []byte(Magic))
 	bad := patchAt(lib, i+4, 9)
 	if _, err := Extract(bytes.NewReader(bad), int64(len(bad)), "libmix.a", V1Only()); !errors.Is(err, ErrInvalid) {
 		t.Errorf("corrupt member: %v", err)

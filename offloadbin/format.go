@@ -20,8 +20,8 @@ package offloadbin
 
 import "github.com/goffload/goffload/magic"
 
-// Magic is the first four bytes of every OffloadBinary.
-var Magic = [4]byte{0x10, 0xFF, 0x10, 0xAD}
+// Magic is the first four bytes of every OffloadBinary: 10 ff 10 ad.
+const Magic = magic.OffloadBinaryMagic
 
 // Versions of the format.
 const (

@@ -125,7 +125,7 @@ func hasMagicAt(r io.ReaderAt, off, size int64) bool {
 	if _, err := r.ReadAt(m[:], off); err != nil {
 		return false
 	}
-	return m == Magic
+	return string(m[:]) == Magic
 }
 
 // header is the fixed part of a binary header (all versions).
@@ -155,8 +155,8 @@ func (c *readConfig) read(r io.ReaderAt, off, avail int64) ([]*Binary, int64, er
 	if _, err := readFull(r, hb[:hn], off); err != nil {
 		return nil, 0, err
 	}
-	if [4]byte(hb[:4]) != Magic {
-		return fail(ErrInvalid, "magic", "got % x, want % x", hb[:4], Magic[:])
+	if string(hb[:4]) != Magic {
+		return fail(ErrInvalid, "magic", "got % x, want % x", hb[:4], Magic)
 	}
 	le := binary.LittleEndian
 	h := header{

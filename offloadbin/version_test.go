@@ -71,7 +71,7 @@ func buildV2(version uint32, imgs []testImage) []byte {
 		imgOff += len(im.data)
 	}
 	out := make([]byte, hsize)
-	copy(out, Magic[:])
+	copy(out, Magic)
 	le.PutUint32(out[4:], version)
 	le.PutUint64(out[16:], uint64(hsize))
 	le.PutUint64(out[24:], uint64(len(imgs)))

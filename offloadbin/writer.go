@@ -70,7 +70,7 @@ func WriteImage(w io.Writer, img Image) error {
 	var meta bytes.Buffer
 	meta.Grow(int(l.imageOffset))
 	var hdr [headerSize + entrySize]byte
-	copy(hdr[offMagic:], Magic[:])
+	copy(hdr[offMagic:], Magic)
 	le.PutUint32(hdr[offVersion:], Version1)
 	le.PutUint64(hdr[offSize:], uint64(l.size))
 	le.PutUint64(hdr[offEntryOffset:], headerSize)
