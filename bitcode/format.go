@@ -70,12 +70,13 @@ import (
 	"fmt"
 
 	"github.com/goffload/goffload/internal/bitstream"
+	"github.com/goffload/goffload/magic"
 )
 
 const (
 	wrapperMagic = 0x0B17C0DE
 	wrapperSize  = 20
-	bitcodeMagic = "BC\xc0\xde"
+	bitcodeMagic = magic.BitcodeMagic // "BC\xc0\xde"
 )
 
 // Top-level and module-level block IDs.
