@@ -16,8 +16,21 @@ import (
 	"github.com/goffload/goffload/objfmt"
 )
 
-// unbundleArchive splits a heterogeneous device archive into one archive
-// per target (spec bundler.md §6).
+// unbundleArchive splits a heterogeneous device archive (-type=a
+// -unbundle) into one archive per target. The rules are LLVM 22's, and
+// package hda applies them: members are read in archive order, a CCOB
+// member decompressed first; a member that is an object file is read for
+// its bundle sections, any other as a binary bundle (a member without
+// bundles, a text bundle among them, is skipped); every bundle ID
+// goes to every compatible requested target, not only the first, so one
+// code object can land in several outputs; each output is a GNU archive
+// with LLVM's symbol table, its members named
+// <stem>-<stored ID><stem><ext> with ':' replaced by '_'. A target left
+// without code objects is an error unless -allow-missing-bundles, which
+// writes it an empty archive ("!<arch>\n"). Here the bundler adds what
+// belongs to a process: the input file, where compressed members are
+// inflated (memberSpool), the environment (SYM64_THRESHOLD), warnings,
+// -### and -verbose output.
 func (j *job) unbundleArchive() error {
 	// LLVM 22 keys its outputs by standardised target: of two targets that
 	// standardise alike, the first output is never written and the last

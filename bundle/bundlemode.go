@@ -12,7 +12,18 @@ import (
 	"github.com/goffload/goffload/textfmt"
 )
 
-// bundle writes one bundle of all inputs (spec bundler.md §3.2, §4.1, §5.2).
+// bundle writes one bundle of all inputs, one entry per target in
+// command-line order under its standardised ID: a text bundle (textfmt) for
+// -type=i, ii, cui, hipi, d, ll and s; a binary bundle (binfmt, entries
+// aligned to -bundle-align) for bc, gch and ast, and for o when the
+// reference input is not an object file; else, for o, the reference object
+// with one bundle section per target appended, the host's holding a single
+// NUL byte (bundleObject). The reference input is
+// the host input (the last host target's), or the first input when every
+// target is hip or hipv4. With -compress a text or binary container is
+// built in memory and written as one CCOB; a fat object is not compressed
+// (LLVM compresses its empty in-memory container, which llvm-objcopy then
+// overwrites).
 func (j *job) bundle() error {
 	// LLVM reads every input before it looks at the type, so a missing
 	// input is reported first.

@@ -6,8 +6,24 @@ import (
 	"strconv"
 )
 
-// envSettings is what the OFFLOAD_BUNDLER_* environment variables say
-// (spec bundler.md §8.6).
+// envSettings is what the bundler's environment variables say. LLVM 22
+// reads them once at start-up, in every mode (-list included), and prints
+// each warning once, with no tool prefix:
+//
+//   - OFFLOAD_BUNDLER_IGNORE_ENV_VAR=1: none of the others is read and no
+//     warning printed.
+//   - OFFLOAD_BUNDLER_VERBOSE, OFFLOAD_BUNDLER_COMPRESS: when set, on if
+//     the value is exactly "1" ("true" is off); -verbose and -compress on
+//     the command line win.
+//   - OFFLOAD_BUNDLER_COMPRESSION_LEVEL: a decimal int (optional '-');
+//     anything else is ignored with a warning. -compression-level wins.
+//   - COMPRESSED_BUNDLE_FORMAT_VERSION: an unsigned 16-bit decimal; 2 or 3
+//     (leading zeros allowed) chooses the CCOB version, any other number
+//     or a non-number keeps 3 with one of two warnings. Version 1 cannot
+//     be written.
+//
+// GOFFLOAD_COMPRESSION_METHOD=zlib is ours (LLVM 22's command line cannot
+// choose zlib) and is read whatever OFFLOAD_BUNDLER_IGNORE_ENV_VAR says.
 type envSettings struct {
 	verbose, compress *bool
 	level             *int

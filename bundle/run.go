@@ -69,7 +69,17 @@ func Run(o Options) error {
 	return j.bundle()
 }
 
-// validate checks the options in LLVM 22's order (spec bundler.md §1.4).
+// validate checks the options in LLVM 22's order, the first failure
+// winning (exit 1): -inputs with -input, then -outputs with -output (a
+// non-empty deprecated list also warns); for -list, no -unbundle, exactly
+// one input, no output and no target; -check-input-archive only when
+// unbundling -type=a; at least one output; -targets given; the counts
+// (unbundling: one input and as many outputs as targets; bundling: not
+// -type=a, one output and as many inputs as targets); then each target, in
+// parseTargets. The -type value itself is checked later, once the work
+// starts: a bundle's inputs are opened first, so a missing input is
+// reported before an invalid type. (LLVM 22 first looks for llvm-objcopy,
+// in every mode; we need it only for non-ELF objects.)
 func (j *job) validate() error {
 	if j.InputsGiven && j.InputGiven {
 		return errorf("-inputs and -input cannot be used together, use only -input instead")
@@ -136,6 +146,13 @@ func (j *job) validate() error {
 	return nil
 }
 
+// parseTargets checks each target in command-line order, as LLVM 22 does:
+// a raw string seen before is a duplicate; it must split into 5 or 6
+// pieces at '-' (targetid.Parse); its offload kind and triple must be
+// valid. Then the target-ID conflict rule runs over all of them (unbundling
+// too), and the host count: more than one host is an error when
+// unbundling, anything but exactly one when bundling a list that is not
+// HIP-only (a list of hip/hipv4 targets needs no host).
 func (j *job) parseTargets() error {
 	seen := map[string]bool{}
 	var ids []targetid.ID

@@ -228,7 +228,27 @@ type FatalError struct{ Msg string }
 
 func (e *FatalError) Error() string { return e.Msg }
 
-// unbundle extracts the requested targets (spec bundler.md §3.4).
+// unbundle extracts the requested targets from a text, binary or object
+// bundle (decompressed first when it is a CCOB), as LLVM 22 does:
+//
+//   - A work list, an LLVM StringMap from standardised target to output
+//     filled in command-line order, is matched against each bundle ID in
+//     the format's order (text: file order; object: section order; binary:
+//     StringMap order of the IDs). An ID that does not split into 5 or 6
+//     pieces is an error.
+//   - Each ID goes to the first work-list entry, in StringMap order, it is
+//     compatible with (targetid.Compatible), which then leaves the list: a
+//     bundle that suits several targets goes to one of them only, and a
+//     later bundle cannot satisfy a target already served. The walk stops
+//     when the list is empty.
+//   - Without -allow-missing-bundles, targets left over are an error
+//     listing their standardised IDs in byte order. With it, each left-over
+//     output is created empty, except that when nothing at all was
+//     extracted a host target's output gets the whole (decompressed) input.
+//
+// Unlike LLVM 22, which writes the outputs it finds before it fails, the
+// missing targets are known before any output is written, and no output is
+// put in place unless every one is complete.
 func (j *job) unbundle() error {
 	in, w, err := j.openWalker(false)
 	if err != nil {
