@@ -35,11 +35,9 @@ const (
 
 // Option describes one command-line option.
 type Option struct {
-	Name      string // without dashes
-	Kind      Kind
-	Required  bool // "must be specified at least once!"
-	Prefix    bool // one-letter option whose value may be glued? (unused: LLVM rejects -oF)
-	ValueDesc string
+	Name     string // without dashes
+	Kind     Kind
+	Required bool // "must be specified at least once!"
 	// Grouping marks a one-letter Bool that may be run together with
 	// others of its kind (LLVM's cl::Grouping): -hh is -h -h, and -hh=0
 	// gives the value to the last one.
@@ -429,16 +427,6 @@ func isDigit(c byte, radix int) bool {
 		return false
 	}
 	return d < radix
-}
-
-// ExpandResponseFiles is Expand for callers that treat a failed expansion
-// as no expansion at all.
-func ExpandResponseFiles(args []string) []string {
-	out, err := Expand(args)
-	if err != nil {
-		return args
-	}
-	return out
 }
 
 // An ExpandError is a response file LLVM could not expand: a folder or an

@@ -99,10 +99,10 @@ func TestResponseFiles(t *testing.T) {
 	os.WriteFile(inner, []byte(`-input=c`), 0o644)
 	outer := filepath.Join(dir, "args.rsp")
 	os.WriteFile(outer, []byte("-type=bc 'quoted arg' \"dq \\\"x\\\"\" back\\ slash @"+inner+"\n# not-a-comment"), 0o644)
-	got := ExpandResponseFiles([]string{"@" + outer, "@missing.rsp"})
+	got, err := Expand([]string{"@" + outer, "@missing.rsp"})
 	want := []string{"-type=bc", "quoted arg", `dq "x"`, "back slash", "-input=c", "#", "not-a-comment", "@missing.rsp"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q\nwant %q", got, want)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, %v\nwant %q", got, err, want)
 	}
 }
 
