@@ -7,7 +7,6 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,17 +224,4 @@ func (f *File) Abort() {
 	if !f.unnamed {
 		os.Remove(name)
 	}
-}
-
-// WriteFrom creates target, copies r into it and commits.
-func WriteFrom(target string, r io.Reader) error {
-	f, err := Create(target)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if _, err := io.Copy(f, r); err != nil {
-		return err
-	}
-	return f.Commit()
 }
