@@ -30,7 +30,7 @@
 //
 // Other object formats (COFF and PE, Mach-O, Wasm, XCOFF, DXContainer) are
 // recognised by IsObject; for them the caller runs the real llvm-objcopy
-// through Objcopy, with LLVM's exact arguments (BundleCommandArgs,
+// (FindObjcopy) with LLVM's exact arguments (BundleCommandArgs,
 // StripCommandArgs) and `-###` line (FormatCommand).
 //
 // Payloads are streamed from their io.ReaderAt to the io.Writer; only headers,

@@ -22,8 +22,6 @@ const (
 	sym32Size  = 16
 	sym64Size  = 24
 
-	etRel = 1
-
 	shnUndef     = 0
 	shnLoReserve = 0xff00
 	shnXIndex    = 0xffff

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -16,10 +15,6 @@ const ObjcopyName = "llvm-objcopy"
 
 // ErrObjcopyNotFound is FindObjcopy's error; its text is LLVM's message.
 var ErrObjcopyNotFound = errors.New("unable to find 'llvm-objcopy' in path")
-
-// ErrObjcopyFailed is returned when objcopy cannot be run or exits non-zero;
-// its text is LLVM's message.
-var ErrObjcopyFailed = errors.New("'llvm-objcopy' tool failed")
 
 // FindObjcopy finds llvm-objcopy as clang-offload-bundler does: in the
 // directory of argv0 taken as a path string (so a symlink's own directory
@@ -87,43 +82,6 @@ func FormatCommand(path string, args []string) string {
 	}
 	return b.String()
 }
-
-// Objcopy runs llvm-objcopy the way clang-offload-bundler does.
-type Objcopy struct {
-	Path   string    // as returned by FindObjcopy
-	DryRun bool      // -###: print the command to Stderr instead of running it
-	Stdout io.Writer // objcopy's stdout; nil means os.Stdout
-	Stderr io.Writer // objcopy's stderr and the -### line; nil means os.Stderr
-}
-
-// Run runs objcopy with args (argv[0] is "llvm-objcopy"). Under DryRun it
-// prints FormatCommand's line and a newline instead. A failure to start or a
-// non-zero exit gives an error that matches ErrObjcopyFailed.
-func (o *Objcopy) Run(args []string) error {
-	stdout, stderr := o.Stdout, o.Stderr
-	if stdout == nil {
-		stdout = os.Stdout
-	}
-	if stderr == nil {
-		stderr = os.Stderr
-	}
-	if o.DryRun {
-		_, err := io.WriteString(stderr, FormatCommand(o.Path, args)+"\n")
-		return err
-	}
-	cmd := exec.Command(o.Path, args...)
-	cmd.Args[0] = ObjcopyName
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return &objcopyError{err}
-	}
-	return nil
-}
-
-type objcopyError struct{ cause error }
-
-func (e *objcopyError) Error() string   { return ErrObjcopyFailed.Error() }
-func (e *objcopyError) Unwrap() []error { return []error{ErrObjcopyFailed, e.cause} }
 
 // TempDir is the folder LLVM puts temporary files in: $TMPDIR, $TMP, $TEMP
 // or $TEMPDIR, the first that is set, else /tmp.

@@ -24,11 +24,6 @@ func formatErr(off int64, format string, args ...any) error {
 	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
 }
 
-// ErrUnsupportedFormat was returned by ReadBundles for object formats other
-// than ELF and COFF; they are all read now (Mach-O, XCOFF and GOFF names
-// cannot hold a bundle ID).
-var ErrUnsupportedFormat = errors.New("objfmt: object format not supported")
-
 // A Bundle is one bundle section of a fat object.
 type Bundle struct {
 	ID string // the section name without BundlePrefix
