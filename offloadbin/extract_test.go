@@ -23,8 +23,8 @@ func extractFile(t *testing.T, name string) ([]Found, error) {
 	return Extract(f, fi.Size(), path, V1Only())
 }
 
-// Image counts and containers as llvm-offload-binary 22 finds them (spec
-// §6 E14; counts checked with the 22.1.8 tool when the inputs were made).
+// Image counts and containers as llvm-offload-binary 22 finds them (counts
+// checked with the 22.1.8 tool when the inputs were made).
 func TestExtractContainers(t *testing.T) {
 	in := func(n string) string { return filepath.Join("testdata", "inputs", n) }
 	tests := []struct {

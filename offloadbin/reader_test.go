@@ -100,8 +100,8 @@ func patch(data []byte, off int, v uint64, n int) []byte {
 	return out
 }
 
-// The validation rows of spec §6 E13, applied to p2.bin (two binaries, at 0
-// and 0x98).
+// Patched copies of p2.bin (two binaries, at 0 and 0x98), each with the
+// result llvm-offload-binary 22.1.8 gives it.
 func TestReadValidationV1(t *testing.T) {
 	p2 := readGolden(t, "p2.bin")
 	tests := []struct {

@@ -7,7 +7,9 @@ import (
 )
 
 func TestStringTable(t *testing.T) {
-	// Spec §1.12: the table of r2.bin.
+	// The table of r2.bin, which llvm-offload-binary 22.1.8 wrote for
+	// --image=file=a.o,triple=x,noeq,=emptykey,weird=a=b,arch=gfx906,arch2=906:
+	// tail merging ("906" inside "gfx906"), an empty key and an empty value.
 	strs := []string{"", "emptykey", "arch", "gfx906", "triple", "x", "arch2", "906", "noeq", "", "weird", "a=b"}
 	table, off := buildStringTable(strs)
 	want := "\x00emptykey\x00x\x00noeq\x00arch\x00triple\x00weird\x00a=b\x00gfx906\x00arch2\x00"

@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// ID is a bundle entry ID split as LLVM splits it (spec 2.1).
+// ID is a bundle entry ID split as LLVM 22 splits it (see Parse): the
+// offload kind, the four triple pieces as written, and the target ID.
 type ID struct {
 	Kind, Arch, Vendor, OS, Env string // the offload kind and the 4 raw triple pieces
 	// TargetID is piece 6 only if its processor (the text before the first

@@ -10,7 +10,9 @@ import (
 var offloadArchs = map[string]bool{}
 
 // AMDGPU feature support of each amdgcn processor that is also an
-// OffloadArch (spec 7.4).
+// OffloadArch, as LLVM 22.1.8 decides whether a target ID is legal when it
+// checks compatibility (probed processor by processor): xnack and sramecc,
+// xnack only, or no feature at all. No other feature name is legal.
 const (
 	featXnack   = 1 << iota // supports "xnack"
 	featSramecc             // supports "sramecc"
@@ -44,8 +46,11 @@ func init() {
 }
 
 // IsOffloadArch reports whether proc is a processor name LLVM 22.1.8's
-// OffloadArch table knows (spec 7.1). Only such processors survive in a
-// bundle entry ID.
+// OffloadArch table knows: the exact, case-sensitive names of the table
+// above (every name the 22.1.8 binary accepts, found by trying them, which
+// includes sm_88, sm_110, sm_110a and gfx1251). Aliases (fiji, tahiti),
+// upper case, gfx940/gfx941 and compute_70 are not. Only such processors
+// survive in a bundle entry ID, whatever the triple.
 func IsOffloadArch(proc string) bool { return offloadArchs[proc] }
 
 // AMDGPUFeatures returns the target-ID features ("xnack", "sramecc") an
@@ -125,12 +130,15 @@ func FirstMalformed(tids []string) (string, bool) {
 	return "", false
 }
 
-// ConflictingPair applies LLVM 22's target-ID conflict rule (spec 7.3) to
-// the set of target-ID strings tids: in byte order, the first ID seen for a
-// processor (the text before the first ':') sets the allowed feature names;
-// a later ID for the same processor conflicts if it names any other feature,
-// whatever the signs. It returns the first ID of that processor and the
-// conflicting one. Duplicates are ignored.
+// ConflictingPair applies LLVM 22's target-ID conflict rule to the set of
+// target-ID strings tids: in byte order, the first ID seen for a processor
+// (the text before the first ':', not canonicalised) sets the allowed
+// feature names; a later ID for the same processor conflicts if it names
+// any other feature, whatever the signs. It returns the first ID of that
+// processor and the conflicting one. Duplicates are ignored. Because of the
+// sort the rule is asymmetric: gfx906 and gfx906:xnack+ conflict, and so do
+// gfx906:sramecc+ and gfx906:xnack+, but gfx906:xnack- and gfx906:xnack+ do
+// not, nor do gfx906:sramecc+:xnack+ and gfx906:xnack+.
 //
 // An ID that ParseTargetIDFeatures rejects is undefined behaviour in LLVM
 // 22 (it uses the empty result of a failed parse). The 22.1.8 binary does
@@ -171,7 +179,8 @@ func ConflictingPair(tids []string) (a, b string, ok bool) {
 }
 
 // parseTargetIDFor is ParseTargetIDFeatures plus the processor and feature
-// checks for the triple (spec 2.8 step 3): on an AMDGPU triple the processor
+// checks LLVM 22 makes for the triple when it tests compatibility (each
+// side with its own triple): on an AMDGPU triple the processor
 // must be an amdgcn processor of the table and every feature one it supports;
 // on any other triple no features are allowed. An empty target ID never
 // passes.
@@ -219,11 +228,14 @@ func kindsCompatible(stored, requested string, hipOpenMP bool) bool {
 }
 
 // Compatible reports whether a bundle stored under the ID stored can be
-// extracted for the (standardised) requested ID, following LLVM 22 (spec
-// 2.8): an exact match of kind, compatible triple and TargetID string, or
-// compatible kinds (see kindsCompatible) and triples, the same processor, and every feature of the
-// stored ID present in the requested one with the same sign (a feature the
-// stored ID does not name matches anything). hipOpenMPCompatible is the
+// extracted for the (standardised) requested ID, following LLVM 22: an
+// exact match of kind, compatible triple and TargetID string (the only way
+// an empty or malformed target ID matches), or compatible kinds (see
+// kindsCompatible) and triples, target IDs that parseTargetIDFor accepts
+// with the same processor, and every feature of the stored ID present in
+// the requested one with the same sign (a feature the stored ID does not
+// name matches anything: stored gfx906 suits a request for gfx906:xnack+,
+// not the other way round). hipOpenMPCompatible is the
 // bundler's --hip-openmp-compatible flag. The stored ID is read by
 // ParseStored: one with a 3-field triple, which LLVM 22 rejects, matches
 // what its standard form would.

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// Ground truth from libLLVM.so.22.1's hash_value(StringRef) (spec §1.7).
+// Ground truth from libLLVM.so.22.1's hash_value(StringRef), the hash of the
+// DenseMap whose bucket order orders llvm-offload-binary's string entries.
 func TestDenseMapHashVectors(t *testing.T) {
 	seq := func(from, to int) string {
 		b := make([]byte, 0, to-from)
