@@ -180,23 +180,14 @@ func encodeShdr(b []byte, s shdr) {
 	le.PutUint64(b[56:], s.entsize)
 }
 
-// A patch is bytes to write at an offset of the input, moved to the output.
-type patch struct {
-	off  uint64 // input offset
-	data []byte
-}
-
-// pointers finds every pointer to a bundle start in a linked file: the
-// .hipFatBinSegment wrappers (in place, and as the addends of RELATIVE
-// relocations), other RELATIVE relocations and symbols. starts maps a
-// bundle's old address to its index. It refuses anything pointing into
-// .hip_fatbin that is not a bundle start.
+// A pointer is a field of a linked file that points at a bundle start.
 type pointer struct {
 	off    uint64 // input offset of the 8-byte field
 	bundle int
 	secRel bool // the field holds an offset into .hip_fatbin, not an address
 }
 
+// relativeType is the relocation type of a RELATIVE relocation (B + A).
 func relativeType(machine uint16) uint32 {
 	if machine == emAArch64 {
 		return 1027
@@ -212,6 +203,11 @@ func abs64Type(machine uint16) uint32 {
 	return 1
 }
 
+// pointers finds every pointer to a bundle start in a linked file: the
+// .hipFatBinSegment wrappers (in place, and as the addends of RELATIVE
+// relocations), other RELATIVE relocations and symbols. starts maps a
+// bundle's old address to its index. It refuses anything pointing into
+// .hip_fatbin that is not a bundle start.
 func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]pointer, error) {
 	lo, hi := fat.addr, fat.addr+fat.size
 	var ptrs []pointer

@@ -1,7 +1,6 @@
 package prune
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 
@@ -428,8 +427,6 @@ func (f *elfFile) relPointers(fatIdx int, starts map[uint64]int) ([]pointer, err
 	}
 	return ptrs, nil
 }
-
-var _ = bytes.NewReader
 
 // tailAfter returns where the part of the file after offset end starts (the
 // first section, segment or the section header table at or past it) and
