@@ -131,9 +131,6 @@ func (c *Cursor) AbsBit(pos int64) int64 { return c.base*8 + pos }
 // Size returns the stream size in bytes.
 func (c *Cursor) Size() int64 { return c.size }
 
-// Depth returns the number of blocks entered.
-func (c *Cursor) Depth() int { return len(c.stack) }
-
 // BitsLeft returns the number of bits between the position and the end of
 // the stream.
 func (c *Cursor) BitsLeft() int64 { return c.size*8 - c.pos }

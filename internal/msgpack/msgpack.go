@@ -14,8 +14,8 @@
 //	map                       map[string]any
 //
 // Strict: map keys must be strings and must not repeat, extension types
-// (timestamps included) and the never-used byte 0xc1 are errors, and
-// Unmarshal refuses bytes after the value. Non-minimal encodings (a small
+// (timestamps included) and the never-used byte 0xc1 are errors. Decode
+// reads one value and says how many bytes it took. Non-minimal encodings (a small
 // number stored as uint32, say) are accepted, as every reader does.
 //
 // Bounded: containers nest at most MaxDepth deep, and every length is
@@ -41,7 +41,6 @@ var (
 	ErrKeyType      = errors.New("map key is not a string")
 	ErrDuplicateKey = errors.New("map key repeated")
 	ErrUnsupported  = errors.New("unsupported type")
-	ErrTrailing     = errors.New("bytes after the value")
 )
 
 // An Error is a decoding failure at byte Offset of the input.
@@ -70,18 +69,6 @@ func Decode(b []byte) (v any, n int, err error) {
 		return nil, d.pos, err
 	}
 	return v, d.pos, nil
-}
-
-// Unmarshal decodes b, which must hold exactly one value.
-func Unmarshal(b []byte) (any, error) {
-	v, n, err := Decode(b)
-	if err != nil {
-		return nil, err
-	}
-	if n != len(b) {
-		return nil, &Error{Offset: int64(n), Kind: ErrTrailing, Detail: fmt.Sprintf("%d bytes", len(b)-n)}
-	}
-	return v, nil
 }
 
 // Uint returns v as a non-negative integer: an int64 of at least 0 or a
