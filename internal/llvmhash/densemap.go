@@ -143,15 +143,9 @@ func hashLong(s []byte) uint64 {
 // keys into which keys are only ever inserted (never erased, so there are no
 // tombstones). It records only where each key lands.
 type DenseMap struct {
-	buckets []int32 // index into keys, or -1 when empty
+	buckets []int32 // index into keys, or -1 when empty; 0, then 64, 128, ... buckets
 	keys    []string
 }
-
-// Len returns the number of distinct keys inserted.
-func (m *DenseMap) Len() int { return len(m.keys) }
-
-// NumBuckets returns the current number of buckets (0, then 64, 128, ...).
-func (m *DenseMap) NumBuckets() int { return len(m.buckets) }
 
 // Insert adds key if it is not present yet and reports whether it was added.
 func (m *DenseMap) Insert(key string) bool {

@@ -67,14 +67,14 @@ func TestDenseMapOrder(t *testing.T) {
 
 func TestDenseMapGrowth(t *testing.T) {
 	var m DenseMap
-	if m.NumBuckets() != 0 {
-		t.Fatalf("empty map has %d buckets", m.NumBuckets())
+	if len(m.buckets) != 0 {
+		t.Fatalf("empty map has %d buckets", len(m.buckets))
 	}
 	want := map[int]int{1: 64, 47: 64, 48: 128, 95: 128, 96: 256, 191: 256, 192: 512}
 	for i := 1; i <= 192; i++ {
 		m.Insert(string(rune('A'+i%26)) + string(rune('0'+i/26)))
-		if w, ok := want[i]; ok && m.NumBuckets() != w {
-			t.Errorf("after %d keys: %d buckets, want %d", i, m.NumBuckets(), w)
+		if w, ok := want[i]; ok && len(m.buckets) != w {
+			t.Errorf("after %d keys: %d buckets, want %d", i, len(m.buckets), w)
 		}
 	}
 	if got := len(m.Order()); got != 192 {

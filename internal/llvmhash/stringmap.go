@@ -174,10 +174,6 @@ func (m *StringMap[V]) Erase(key string) bool {
 // Len returns the number of keys.
 func (m *StringMap[V]) Len() int { return m.items }
 
-// NumBuckets returns the current number of buckets (0 before the first
-// insert).
-func (m *StringMap[V]) NumBuckets() int { return len(m.buckets) }
-
 // Keys returns the keys in LLVM's iteration order.
 func (m *StringMap[V]) Keys() []string {
 	keys := make([]string, 0, m.items)

@@ -92,7 +92,7 @@ func TestStringMapSpecExample(t *testing.T) {
 
 func TestStringMapOps(t *testing.T) {
 	var m StringMap[int]
-	if m.Len() != 0 || m.NumBuckets() != 0 || len(m.Keys()) != 0 {
+	if m.Len() != 0 || len(m.buckets) != 0 || len(m.Keys()) != 0 {
 		t.Fatal("zero map not empty")
 	}
 	keys := make([]string, 40)
@@ -102,8 +102,8 @@ func TestStringMapOps(t *testing.T) {
 			t.Fatalf("Insert(%q) reported existing", keys[i])
 		}
 	}
-	if m.Len() != 40 || m.NumBuckets() != 64 {
-		t.Fatalf("Len %d NumBuckets %d, want 40 and 64", m.Len(), m.NumBuckets())
+	if m.Len() != 40 || len(m.buckets) != 64 {
+		t.Fatalf("Len %d NumBuckets %d, want 40 and 64", m.Len(), len(m.buckets))
 	}
 	order := m.Keys()
 	if !slices.Equal(order, StringMapOrder(keys)) {
@@ -176,7 +176,7 @@ func TestStringMapTombstoneRehash(t *testing.T) {
 		if m.Len() != len(live) {
 			t.Fatalf("Len %d, want %d", m.Len(), len(live))
 		}
-		if m.tombstones+m.items >= m.NumBuckets() {
+		if m.tombstones+m.items >= len(m.buckets) {
 			t.Fatal("no empty bucket left")
 		}
 	}
