@@ -4,11 +4,15 @@
 // compatible code object, named and ordered exactly as LLVM 22's
 // clang-offload-bundler -type=a -unbundle does, with LLVM's symbol table.
 //
-// Member payloads are not held in memory: ELF bundle sections and binary
+// Device payloads are not held in memory: ELF bundle sections and binary
 // bundle entries are written straight from the input archive, or from
 // where Options.Decompress put a compressed member (the bundler: a
-// temporary file). Only host objects (stripped) are built in memory, one
-// member at a time.
+// temporary file). Host objects are the exception: each is stripped of its
+// bundle sections into memory, and all of them stay there until the
+// outputs are written, so unbundling the host target of an archive costs
+// about as much memory as its host objects' total size. Besides that,
+// memory grows with the number of members (names, symbol tables), not
+// with their size.
 package hda
 
 import (
