@@ -52,12 +52,11 @@ type Replacement struct {
 
 // A Decision is what happened to one code object.
 type Decision struct {
-	Where    string // container path, as inspect prints it
-	ID       string
-	Size     int64 // bytes before
-	NewSize  int64 // bytes after (0 when dropped)
-	Action   string
-	Comments string
+	Where   string // container path, as inspect prints it
+	ID      string
+	Size    int64 // bytes before
+	NewSize int64 // bytes after (0 when dropped)
+	Action  string
 }
 
 // Actions.
