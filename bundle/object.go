@@ -259,8 +259,15 @@ func (j *job) runObjcopyBundle(ref int) error {
 		return errorf("%v", err)
 	}
 	defer os.Remove(tmp.Name())
-	tmp.Write([]byte{0})
-	tmp.Close()
+	// The host bundle's placeholder, one NUL byte. A failed write would
+	// leave the section empty: LLVM's raw_fd_ostream fails there.
+	_, err = tmp.Write([]byte{0})
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return ioFailure(err)
+	}
 	names, files := j.sectionFiles(tmp.Name())
 	args := objfmt.BundleCommandArgs(names, files, j.inputs[ref], j.outputs[0])
 	cmd := exec.Command(path, args...)
