@@ -1,0 +1,79 @@
+package hda_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/hda"
+)
+
+// Split a heterogeneous device archive into one archive per GPU, as
+// clang-offload-bundler -type=a -unbundle does. testdata/libt.a holds an ELF
+// fat object (memA.o), a binary bundle (memB.o), a compressed bundle and a
+// plain object. A code object stored for plain gfx906 goes to the
+// gfx906:xnack+ archive too, and member names follow LLVM's pattern
+// <stem>-<stored ID><stem><ext>, ':' replaced by '_'.
+func Example() {
+	in, err := os.Open("testdata/libt.a")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		log.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "hda-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	outputs := []string{filepath.Join(dir, "gfx906xp.a"), filepath.Join(dir, "gfx90axp.a")}
+	err = hda.Unbundle(hda.Options{
+		Archive: in, ArchiveSize: fi.Size(), ArchiveName: "libt.a",
+		Targets: []string{"hip-amdgcn-amd-amdhsa--gfx906:xnack+", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"},
+		Outputs: outputs,
+		// Decompress is left nil: compressed members are not read.
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, out := range outputs {
+		got, err := os.ReadFile(out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		llvm, err := os.ReadFile(filepath.Join("testdata", filepath.Base(out))) // LLVM 22's output
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(filepath.Base(out), "same as LLVM 22's:", bytes.Equal(got, llvm))
+		r, err := ar.NewReader(bytes.NewReader(got), int64(len(got)), out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for {
+			m, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				log.Fatal(err)
+			}
+			fmt.Println("  ", m.Name, m.Size)
+		}
+		r.Close()
+	}
+	// Output:
+	// gfx906xp.a same as LLVM 22's: true
+	//    memA-hip-amdgcn-amd-amdhsa--gfx906memA.bc 3276
+	//    memB-hip-amdgcn-amd-amdhsa--gfx906_xnack+memB.bc 9
+	// gfx90axp.a same as LLVM 22's: true
+	//    memA-hip-amdgcn-amd-amdhsa--gfx90a_xnack+memA.bc 3532
+}
