@@ -92,11 +92,13 @@ func (j *job) bundle() error {
 
 // readerOf returns a reader of the whole input from its start: the file
 // itself, so that the format writers' io.LimitReader(file) reaches io.Copy
-// as the *io.LimitedReader over an *os.File that copy_file_range needs.
+// as the *io.LimitedReader over an *os.File that copy_file_range needs (a
+// section reader if the file cannot seek back to its start).
 func readerOf(in *input) io.Reader {
 	if in.file != nil {
-		in.file.Seek(0, io.SeekStart)
-		return in.file
+		if _, err := in.file.Seek(0, io.SeekStart); err == nil {
+			return in.file
+		}
 	}
 	return io.NewSectionReader(in.r, 0, in.size)
 }
