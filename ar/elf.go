@@ -19,8 +19,7 @@ const (
 	shtSymtab = 2
 	shtStrtab = 3
 
-	shnUndef  = 0
-	shnXindex = 0xffff
+	shnUndef = 0
 
 	stbLocal   = 0
 	sttSection = 3
