@@ -2,6 +2,8 @@ package zenc
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -45,7 +47,35 @@ func BenchmarkPreset(b *testing.B) {
 	}
 	p := presets[os.Getenv("ZENC_PRESET")]
 	b.SetBytes(int64(len(src)))
+	start := cpuTime()
 	for b.Loop() {
 		encode(nil, src, p, 1)
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkLevel encodes $ZENC_SAMPLE at each level in $ZENC_LEVELS
+// (default "1 3 6 9 12 19") with one worker: the encoder's CPU time.
+func BenchmarkLevel(b *testing.B) {
+	src, err := os.ReadFile(os.Getenv("ZENC_SAMPLE"))
+	if err != nil {
+		b.Skip("set ZENC_SAMPLE")
+	}
+	levels := os.Getenv("ZENC_LEVELS")
+	if levels == "" {
+		levels = "1 3 6 9 12 19"
+	}
+	for _, l := range strings.Fields(levels) {
+		level, _ := strconv.Atoi(l)
+		b.Run("level="+l, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			var n int
+			start := cpuTime()
+			for b.Loop() {
+				n = len(Encode(nil, src, level, 1))
+			}
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(n), "bytes")
+		})
 	}
 }

@@ -330,17 +330,20 @@ func chooseTable(dst []byte, syms []uint8, maxSym int, maxLog uint8, pre, prev *
 		minLog++
 	}
 	hi := min(maxLog, uint8(max(bits.Len32(n)+1, int(minLog))))
-	var bestNew *fseTable
-	var bestHdr []byte
+	var bestNorm []int16
+	bestLog := uint8(0)
+	at := len(dst)
 	for log := minLog; log <= hi; log++ {
-		t := newTable(cnt, n, log)
-		hdr := appendNCount(nil, t.norm, log)
-		if cost := t.bitsFor(cnt) + uint64(len(hdr))*header; cost < bestCost {
-			bestNew, bestHdr, bestCost = t, hdr, cost
+		norm := normalize(cnt, n, log)
+		hdr := appendNCount(dst, norm, log)
+		if cost := normBits(norm, log, cnt) + uint64(len(hdr)-at)*header; cost < bestCost {
+			bestNorm, bestLog, bestCost = norm, log, cost
 		}
 	}
-	if bestNew != nil {
-		return append(dst, bestHdr...), bestNew, modeFSE
+	if bestNorm == nil {
+		return dst[:at], best, bestMode
 	}
-	return dst, best, bestMode
+	t := &fseTable{log: bestLog, norm: bestNorm}
+	t.build()
+	return appendNCount(dst[:at], bestNorm, bestLog), t, modeFSE
 }

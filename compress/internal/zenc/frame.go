@@ -73,6 +73,11 @@ func Encode(dst, src []byte, level, workers int) []byte {
 // inputs.
 var minSegment = 4 << 20
 
+// fastSegment is the smallest segment of the fast strategy: it parses
+// faster than the others index their warm-up bytes, so smaller segments
+// would cost more CPU time than they save wall time.
+var fastSegment = 32 << 20
+
 const (
 	maxSegment = 32 << 20
 	warmBytes  = 4 << 20  // hash tables
@@ -83,8 +88,11 @@ const (
 // half the input each, between minSegment and maxSegment. The cut depends
 // on the input's size only, never on the number of workers, so the output
 // is the same on every machine.
-func segments(n int) []int {
+func segments(n int, p params) []int {
 	size := max(min(n/2, maxSegment), minSegment)
+	if p.fast {
+		size = max(size, fastSegment)
+	}
 	size = (size + blockMax - 1) / blockMax * blockMax
 	b := []int{0}
 	for s := size; s < n; s += size {
@@ -105,7 +113,7 @@ func encode(dst, src []byte, p params, workers int) []byte {
 		return appendRaw(dst, nil, 1)
 	}
 	c := newCoder()
-	bounds := segments(len(src))
+	bounds := segments(len(src), p)
 	var chunks []sampleChunk
 	if p.ldm {
 		chunks = sampleChunks(src, bounds, workers)
@@ -166,7 +174,12 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 		case seqs = <-free:
 		default:
 		}
-		out <- parsed{b, e, m.parse(b, e, seqs)}
+		if p.fast {
+			seqs = m.parseFast(b, e, seqs)
+		} else {
+			seqs = m.parse(b, e, seqs)
+		}
+		out <- parsed{b, e, seqs}
 	}
 }
 

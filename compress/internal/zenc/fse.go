@@ -86,7 +86,7 @@ func (t *fseTable) build() {
 			maxOut := log - uint32(bits.Len32(uint32(c)-1)-1)
 			t.tt[s] = symTrans{maxOut<<16 - uint32(c)<<maxOut, total - int32(c)}
 			total += int32(c)
-			t.cost[s] = uint32(256 * (float64(log) - math.Log2(float64(c))))
+			t.cost[s] = uint32(256 * (float64(log) - log2Cells[c]))
 		}
 	}
 }
@@ -146,18 +146,18 @@ func normalize(counts []uint32, total uint32, log uint8) []int16 {
 	for sum != size {
 		best, bestCost := -1, math.Inf(1)
 		for s, c := range counts {
-			n := float64(norm[s])
+			n := norm[s]
 			if c == 0 {
 				continue
 			}
 			var delta float64
 			if sum < size {
-				delta = -float64(c) * math.Log2((n+1)/n)
+				delta = -float64(c) * (log2Cells[n+1] - log2Cells[n])
 			} else {
-				if norm[s] <= 1 {
+				if n <= 1 {
 					continue
 				}
-				delta = float64(c) * math.Log2(n/(n-1))
+				delta = float64(c) * (log2Cells[n] - log2Cells[n-1])
 			}
 			if delta < bestCost {
 				best, bestCost = s, delta
@@ -172,6 +172,35 @@ func normalize(counts []uint32, total uint32, log uint8) []int16 {
 		}
 	}
 	return norm
+}
+
+// log2Cells[n] is log2(n), for the cell counts of a table of up to
+// 1<<maxTableLog cells.
+var log2Cells = func() (t [1<<maxTableLog + 2]float64) {
+	for n := 1; n < len(t); n++ {
+		t[n] = math.Log2(float64(n))
+	}
+	return t
+}()
+
+// maxTableLog is the largest accuracy of a sequences table (maxLLLog).
+const maxTableLog = 9
+
+// normBits is bitsFor of the table norm would build, without building
+// it: a symbol with c cells of 1<<log costs log - log2(c) bits.
+func normBits(norm []int16, log uint8, counts []uint32) uint64 {
+	var b uint64
+	for s, c := range counts {
+		if c == 0 {
+			continue
+		}
+		cost := uint64(log) << 8
+		if n := norm[s]; n > 1 {
+			cost = uint64(256 * (float64(log) - log2Cells[n]))
+		}
+		b += uint64(c) * cost
+	}
+	return b
 }
 
 // appendNCount writes the distribution header of an FSE_Compressed table

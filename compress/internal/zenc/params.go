@@ -17,12 +17,10 @@ func levelParams(level, n int) params {
 		level = max(level+10, 16)
 	}
 	switch {
-	case level < 0:
-		// Greedy: one hash table of 5-byte and one of 8-byte prefixes.
-		return params{minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, ldm: true, ldmLog: 7}
 	case level <= 4:
-		// The same, looking one byte ahead before taking a match.
-		return params{minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 7}
+		// parseFast: greedy, one hash table of 5-byte and one of 8-byte
+		// prefixes, the repeat offsets first.
+		return params{minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true}
 	case level <= 6:
 		// Hash chains, two bytes ahead; tables that stay in cache (the
 		// long-distance matches reach further).

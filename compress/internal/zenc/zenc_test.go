@@ -81,8 +81,8 @@ func inputs() map[string][]byte {
 }
 
 func TestRoundTrip(t *testing.T) {
-	defer func(m int) { minSegment = m }(minSegment)
-	minSegment = 256 << 10 // several segments on the larger inputs
+	defer func(m, f int) { minSegment, fastSegment = m, f }(minSegment, fastSegment)
+	minSegment, fastSegment = 256<<10, 256<<10 // several segments on the larger inputs
 	for name, src := range inputs() {
 		for _, level := range []int{-5, 3, 9, 12, 22} {
 			for _, workers := range []int{1, 3} {
@@ -99,8 +99,8 @@ func TestRoundTrip(t *testing.T) {
 // on the number of workers (nor on the run), so builds are reproducible on
 // any machine.
 func TestDeterministic(t *testing.T) {
-	defer func(m int) { minSegment = m }(minSegment)
-	minSegment = 256 << 10
+	defer func(m, f int) { minSegment, fastSegment = m, f }(minSegment, fastSegment)
+	minSegment, fastSegment = 256<<10, 256<<10
 	src := inputs()["mixed"]
 	for _, level := range []int{3, 9} {
 		want := Encode(nil, src, level, 1)
