@@ -19,48 +19,25 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 	hlog, llog := 64-uint(m.p.hashLog), 64-uint(m.p.longLog)
 	head, long := m.head, m.long
 	base := m.base
-	minBase := base // candidates before base are not indexed
 	lit, p := start, start
 	rep0, rep1, rep2 := m.rep[0], m.rep[1], m.rep[2]
 	for p < stop {
-		cur := binary.LittleEndian.Uint64(src[p:])
-		hs := (cur << shortShift * prime8) >> hlog
-		hl := (cur * prime8) >> llog
-		cs := int(head[hs]) - 1 + base
-		cl := int(long[hl]) - 1 + base
-		pos := int32(p - base + 1)
-		head[hs], long[hl] = pos, pos
-		var n int
-		var off uint32
-		// The repeat offsets first, the longest of them.
-		for _, r := range [3]uint32{rep0, rep1, rep2} {
-			if int(r) <= p && (binary.LittleEndian.Uint32(src[p-int(r):])^uint32(cur))<<8 == 0 {
-				if k := 3 + matchLen(src, p-int(r)+3, p+3, end); k > n {
-					n, off = k, r
+		n, off := m.fastAt(p, end, [3]uint32{rep0, rep1, rep2})
+		if n > 0 && n < m.p.targetLen && p+1 < stop {
+			// Lazy: a match one byte on that is worth more (four points a
+			// byte, less the bits of the offset) wins.
+			for step := 0; step < m.p.lazy && n < m.p.targetLen && p+1 < stop; step++ {
+				k, o := m.fastAt(p+1, end, [3]uint32{rep0, rep1, rep2})
+				if k == 0 || score(k, o, rep0) <= score(n, off, rep0)+4 {
+					break
 				}
+				p, n, off = p+1, k, o
 			}
-		}
-		if n < m.p.targetLen {
-			if cl >= minBase && p-cl <= 1<<WindowLog && binary.LittleEndian.Uint64(src[cl:]) == cur {
-				// Taken if worth more than the repeat: four points a byte,
-				// less the bits of the offset.
-				if k := 8 + matchLen(src, cl+8, p+8, end); n == 0 || 4*k-bits.Len32(uint32(p-cl)+3) > 4*n-1 {
-					n, off = k, uint32(p-cl)
-				}
-			} else if cs >= minBase && p-cs <= 1<<WindowLog && binary.LittleEndian.Uint32(src[cs:]) == uint32(cur) {
-				if k := 4 + matchLen(src, cs+4, p+4, end); k >= m.p.minMatch && k >= farMin(uint32(p-cs)) && (n == 0 || 4*k-bits.Len32(uint32(p-cs)+3) > 4*n-1) {
-					n, off = k, uint32(p-cs)
-					// A longer match one byte on, from the 8-byte table?
-					if q := p + 1; q < stop {
-						nx := binary.LittleEndian.Uint64(src[q:])
-						hq := (nx * prime8) >> llog
-						if c := int(long[hq]) - 1 + base; c >= minBase && q-c <= 1<<WindowLog && binary.LittleEndian.Uint64(src[c:]) == nx {
-							long[hq] = int32(q - base + 1)
-							if k := 8 + matchLen(src, c+8, q+8, end); k > n+1 {
-								p, n, off = q, k, uint32(q-c)
-							}
-						}
-					}
+			if m.p.lazy == 0 {
+				// Greedy: only a longer match one byte on from the 8-byte
+				// table.
+				if k, o := m.longAt(p+1, end); k > n+1 {
+					p, n, off = p+1, k, o
 				}
 			}
 		}
@@ -111,4 +88,63 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 	}
 	m.rep = [3]uint32{rep0, rep1, rep2}
 	return seqs
+}
+
+// score weighs a match as the lazy parsers do: four points a byte, less
+// the bits of its offset (one for the latest repeat offset).
+func score(n int, off, rep0 uint32) int {
+	if off == rep0 {
+		return 4*n - 1
+	}
+	return 4*n - bits.Len32(off+3)
+}
+
+// fastAt returns parseFast's match at p (length 0 if none): the longest
+// at a repeat offset, replaced by the 8-byte table's candidate or else the
+// minMatch-byte table's when worth more. It records p in both tables.
+func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
+	src := m.src
+	cur := binary.LittleEndian.Uint64(src[p:])
+	hs := (cur << (64 - 8*m.p.minMatch) * prime8) >> (64 - m.p.hashLog)
+	hl := (cur * prime8) >> (64 - m.p.longLog)
+	cs := int(m.head[hs]) - 1 + m.base
+	cl := int(m.long[hl]) - 1 + m.base
+	pos := int32(p - m.base + 1)
+	m.head[hs], m.long[hl] = pos, pos
+	var n int
+	var off uint32
+	for _, r := range rep {
+		if int(r) <= p && (binary.LittleEndian.Uint32(src[p-int(r):])^uint32(cur))<<8 == 0 {
+			if k := 3 + matchLen(src, p-int(r)+3, p+3, end); k > n {
+				n, off = k, r
+			}
+		}
+	}
+	if n >= m.p.targetLen {
+		return n, off
+	}
+	if cl >= m.base && p-cl <= 1<<WindowLog && binary.LittleEndian.Uint64(src[cl:]) == cur {
+		if k := 8 + matchLen(src, cl+8, p+8, end); n == 0 || score(k, uint32(p-cl), 0) > 4*n-1 {
+			n, off = k, uint32(p-cl)
+		}
+	} else if cs >= m.base && p-cs <= 1<<WindowLog && binary.LittleEndian.Uint32(src[cs:]) == uint32(cur) {
+		if k := 4 + matchLen(src, cs+4, p+4, end); k >= m.p.minMatch && k >= farMin(uint32(p-cs)) && (n == 0 || score(k, uint32(p-cs), 0) > 4*n-1) {
+			n, off = k, uint32(p-cs)
+		}
+	}
+	return n, off
+}
+
+// longAt returns the 8-byte table's match at p (length 0 if none) and
+// records p there.
+func (m *matcher) longAt(p, end int) (int, uint32) {
+	src := m.src
+	cur := binary.LittleEndian.Uint64(src[p:])
+	hl := (cur * prime8) >> (64 - m.p.longLog)
+	c := int(m.long[hl]) - 1 + m.base
+	m.long[hl] = int32(p - m.base + 1)
+	if c >= m.base && p-c <= 1<<WindowLog && binary.LittleEndian.Uint64(src[c:]) == cur {
+		return 8 + matchLen(src, c+8, p+8, end), uint32(p - c)
+	}
+	return 0, 0
 }

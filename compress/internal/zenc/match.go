@@ -197,50 +197,26 @@ func (m *matcher) find(p, limit int) match {
 }
 
 func (m *matcher) search(p, limit int) match {
-	if m.chain == nil {
-		return m.searchFast(p, limit)
-	}
 	src := m.src
 	best := m.repeatOrLong(p, limit)
 	if best.length >= m.p.targetLen || p+best.length >= limit {
 		return best
 	}
-	h := m.hash(p)
 	minPos := p - 1<<WindowLog
 	if m.long != nil {
-		hl := m.hashLong(p)
-		cand := int(m.long[hl]) - 1 + m.base
-		if m.chain == nil {
-			m.long[hl] = int32(p - m.base + 1)
-		}
+		cand := int(m.long[m.hashLong(p)]) - 1 + m.base
 		if cand >= m.base && cand >= minPos && binary.LittleEndian.Uint64(src[cand:]) == binary.LittleEndian.Uint64(src[p:]) {
 			n := 8 + matchLen(src, cand+8, p+8, limit)
 			if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
 				best = c
 				if n >= m.p.targetLen || p+n >= limit {
-					if m.chain == nil {
-						m.head[h] = int32(p - m.base + 1)
-					}
 					return best
 				}
 			}
 		}
 	}
-	if m.chain == nil {
-		cand := int(m.head[h]) - 1 + m.base
-		m.head[h] = int32(p - m.base + 1)
-		if cand >= m.base && cand >= minPos && binary.LittleEndian.Uint32(src[cand:]) == binary.LittleEndian.Uint32(src[p:]) {
-			n := 4 + matchLen(src, cand+4, p+4, limit)
-			if n >= m.p.minMatch && n >= farMin(uint32(p-cand)) {
-				if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
-					best = c
-				}
-			}
-		}
-		return best
-	}
 	m.insert(p)
-	cand := int(m.head[h]) - 1 + m.base
+	cand := int(m.head[m.hash(p)]) - 1 + m.base
 	chainMin := p - m.mask
 	for d := m.p.depth; d > 0 && cand >= m.base && cand >= minPos; d-- {
 		if best.length == 0 || src[cand+best.length] == src[p+best.length] {
@@ -312,11 +288,7 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 	for p < stop {
 		cur := m.find(p, end)
 		if cur.length < 3 {
-			if m.chain == nil {
-				p += 1 + (p-lit)>>8
-			} else {
-				p++
-			}
+			p++
 			continue
 		}
 		// Lazy evaluation: a better match one or two bytes on wins.
@@ -344,64 +316,14 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 			m.rep = [3]uint32{cur.off, m.rep[0], m.rep[1]}
 		}
 		end := p + cur.length
-		if m.chain != nil && m.p.skipIn > 0 && cur.length > m.p.skipIn {
+		if m.p.skipIn > 0 && cur.length > m.p.skipIn {
 			// Long matches repeat what is indexed already: index their
 			// ends only.
 			m.insert(min(p+8, stop))
 			m.next = max(m.next, end-8)
 		}
-		if m.chain == nil {
-			// Index a few positions of the match: its third byte and its end.
-			if q := p + 2; q < stop && q < end {
-				m.index(q)
-			}
-			if q := end - 2; q > p+2 && q < stop {
-				m.index(q)
-			}
-		}
 		p = end
 		lit = p
 	}
 	return seqs
-}
-
-// searchFast is search without chains. Both hash tables are read first, so
-// that their cache misses overlap with each other and with the repeat-offset
-// checks; p is recorded in both.
-func (m *matcher) searchFast(p, limit int) match {
-	src := m.src
-	cur := binary.LittleEndian.Uint64(src[p:])
-	h := uint32(((cur << (64 - 8*m.p.minMatch)) * prime8) >> (64 - m.p.hashLog))
-	c0 := int(m.head[h]) - 1 + m.base
-	pos := int32(p - m.base + 1)
-	m.head[h] = pos
-	c1 := m.base - 1
-	if m.long != nil {
-		hl := uint32((cur * prime8) >> (64 - m.p.longLog))
-		c1 = int(m.long[hl]) - 1 + m.base
-		m.long[hl] = pos
-	}
-	best := m.repeatOrLong(p, limit)
-	if best.length >= m.p.targetLen || p+best.length >= limit {
-		return best
-	}
-	minPos := p - 1<<WindowLog
-	if c1 >= m.base && c1 >= minPos && binary.LittleEndian.Uint64(src[c1:]) == cur {
-		n := 8 + matchLen(src, c1+8, p+8, limit)
-		if c := m.newMatch(n, uint32(p-c1)); c.score > best.score {
-			best = c
-			if n >= m.p.targetLen || p+n >= limit {
-				return best
-			}
-		}
-	}
-	if c0 >= m.base && c0 >= minPos && c0 != c1 && binary.LittleEndian.Uint32(src[c0:]) == uint32(cur) {
-		n := 4 + matchLen(src, c0+4, p+4, limit)
-		if n >= m.p.minMatch && n >= farMin(uint32(p-c0)) {
-			if c := m.newMatch(n, uint32(p-c0)); c.score > best.score {
-				best = c
-			}
-		}
-	}
-	return best
 }

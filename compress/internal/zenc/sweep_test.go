@@ -12,52 +12,26 @@ import (
 )
 
 var presets = map[string]params{
-	"greedy":    {minMatch: 5, hashLog: 20, depth: 1, targetLen: 128},
-	"fast1":     {minMatch: 5, hashLog: 20, depth: 1, lazy: 1, targetLen: 128},
-	"fast1ldm":  {minMatch: 5, hashLog: 20, depth: 1, lazy: 1, targetLen: 128, ldm: true},
-	"f1h16":     {minMatch: 5, hashLog: 16, depth: 1, lazy: 1, targetLen: 128, ldm: true},
-	"f1h17":     {minMatch: 5, hashLog: 17, depth: 1, lazy: 1, targetLen: 128, ldm: true},
-	"f1h18":     {minMatch: 5, hashLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true},
-	"f1h17r6":   {minMatch: 5, hashLog: 17, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 6},
-	"f1h17r7":   {minMatch: 5, hashLog: 17, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 7},
-	"d1":        {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 6},
-	"d1m6":      {minMatch: 6, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 6},
-	"d1m4":      {minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 6},
-	"d2":        {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6},
-	"c4l2sL":    {minMatch: 5, hashLog: 20, chainLog: 22, longLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, skipIn: 32},
-	"c8l2sL":    {minMatch: 5, hashLog: 20, chainLog: 22, longLog: 20, depth: 8, lazy: 2, targetLen: 128, ldm: true, skipIn: 32},
-	"d1n":       {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128},
-	"d0n":       {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 0, targetLen: 128},
-	"d0n16":     {minMatch: 5, hashLog: 16, longLog: 17, depth: 1, lazy: 0, targetLen: 128},
-	"d0m6n":     {minMatch: 6, hashLog: 17, longLog: 18, depth: 1, lazy: 0, targetLen: 128},
-	"fast":      {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true},
-	"fast16":    {minMatch: 5, hashLog: 16, longLog: 17, depth: 1, targetLen: 128, fast: true},
-	"fast6":     {minMatch: 6, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true},
-	"fast4":     {minMatch: 4, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true},
-	"fastL":     {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, targetLen: 128, fast: true},
-	"fastH":     {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, targetLen: 128, fast: true},
-	"c4nL":      {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 20, depth: 4, lazy: 2, targetLen: 128, skipIn: 32},
-	"c8nL":      {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 20, depth: 8, lazy: 2, targetLen: 128, skipIn: 32},
-	"c16nL":     {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 20, depth: 16, lazy: 2, targetLen: 128, skipIn: 32},
-	"c4l1nL":    {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 20, depth: 4, lazy: 1, targetLen: 128, skipIn: 32},
-	"d1m4n":     {minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128},
-	"d1m4r7":    {minMatch: 4, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, ldm: true, ldmLog: 7},
-	"lvl3":      levelParams(3, 1<<30),
-	"c4h18c20":  {minMatch: 5, hashLog: 18, chainLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
-	"c4h17c19":  {minMatch: 5, hashLog: 17, chainLog: 19, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
-	"c16h18c20": {minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
-	"c4h18c20L": {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 18, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
-	"lvl6":      levelParams(6, 1<<30),
-	"lvl9":      levelParams(9, 1<<30),
-	"f0h17":     {minMatch: 5, hashLog: 17, depth: 1, lazy: 0, targetLen: 128, ldm: true},
-	"c4l2ldm":   {minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true},
-	"c16l2ldm":  {minMatch: 5, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true},
-	"c64l2ldm":  {minMatch: 5, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true},
-	"c16l2m4":   {minMatch: 4, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true},
-	"c256l2ldm": {minMatch: 4, hashLog: 21, chainLog: 23, depth: 256, lazy: 2, targetLen: 1024, ldm: true},
-	"c4l2s":     {minMatch: 5, hashLog: 20, chainLog: 22, depth: 4, lazy: 2, targetLen: 128, ldm: true, skipIn: 32},
-	"c16l2s":    {minMatch: 5, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true, skipIn: 32},
-	"c16l2m4s":  {minMatch: 4, hashLog: 20, chainLog: 22, depth: 16, lazy: 2, targetLen: 128, ldm: true, skipIn: 64},
+	// parseFast: greedy, lazy one or two bytes, larger tables.
+	"fast":    {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true},
+	"fastL1":  {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true},
+	"fastL1H": {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, lazy: 1, targetLen: 128, fast: true},
+	"fastL2":  {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 2, targetLen: 128, fast: true},
+	"fastL2H": {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, lazy: 2, targetLen: 256, fast: true},
+	// Hash chains with long-distance matches (parse).
+	"c4":   {minMatch: 5, hashLog: 18, chainLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
+	"c16":  {minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
+	"c4L":  {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 18, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
+	"c64":  {minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true},
+	"c256": {minMatch: 4, hashLog: 21, chainLog: 23, depth: 256, lazy: 2, targetLen: 1024, ldm: true},
+	// Hash chains without them, an 8-byte table instead.
+	"c4nL":  {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 20, depth: 4, lazy: 2, targetLen: 128, skipIn: 32},
+	"c16nL": {minMatch: 5, hashLog: 18, chainLog: 20, longLog: 20, depth: 16, lazy: 2, targetLen: 128, skipIn: 32},
+	"lvl1":  levelParams(1, 1<<30),
+	"lvl6":  levelParams(6, 1<<30),
+	"lvl9":  levelParams(9, 1<<30),
+	"lvl12": levelParams(12, 1<<30),
+	"lvl19": levelParams(19, 1<<30),
 }
 
 // TestSweep reports sizes and CPU times of the presets in $ZENC_PRESETS
@@ -69,7 +43,7 @@ func TestSweep(t *testing.T) {
 	}
 	names := strings.Split(os.Getenv("ZENC_PRESETS"), ",")
 	if names[0] == "" {
-		names = []string{"greedy", "fast1", "fast1ldm", "c4l2ldm", "c16l2ldm", "c64l2ldm", "c16l2m4", "c256l2ldm"}
+		names = []string{"lvl1", "lvl6", "lvl9", "lvl12", "lvl19"}
 	}
 	workers, _ := strconv.Atoi(os.Getenv("ZENC_WORKERS"))
 	workers = max(workers, 1)
