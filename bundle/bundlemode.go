@@ -2,13 +2,12 @@ package bundle
 
 import (
 	"bytes"
-	"errors"
 	"io"
-	"os"
 
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/bigbuf"
+	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/textfmt"
 )
 
@@ -124,43 +123,17 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 		return pathError(path, err)
 	}
 	defer f.Abort()
-	tw := &trackWriter{w: f}
+	tw := llvmtool.NewTrackWriter(f)
 	if err := write(tw); err != nil {
-		if tw.err != nil {
-			return ioFailure(tw.err)
+		if tw.Err() != nil {
+			return llvmtool.IOFailure(tw.Err())
 		}
 		return pathError(path, err)
 	}
 	if err := f.Commit(); err != nil {
-		return ioFailure(err)
+		return llvmtool.IOFailure(err)
 	}
 	return nil
-}
-
-// trackWriter remembers a failed write, which LLVM reports as a fatal
-// "IO failure on output stream" rather than an error about a file.
-type trackWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (t *trackWriter) Write(p []byte) (int, error) {
-	n, err := t.w.Write(p)
-	if err != nil && t.err == nil {
-		t.err = err
-	}
-	return n, err
-}
-
-// ReadFrom keeps io.Copy's file-to-file fast path (copy_file_range). A
-// failed file operation other than a read is the output's failure.
-func (t *trackWriter) ReadFrom(r io.Reader) (int64, error) {
-	n, err := io.Copy(t.w, r)
-	var pe *os.PathError
-	if err != nil && t.err == nil && errors.As(err, &pe) && pe.Op != "read" && pe.Op != "seek" {
-		t.err = err
-	}
-	return n, err
 }
 
 // writeCompressed compresses data into a CCOB at path. LLVM opens the
@@ -177,10 +150,10 @@ func (j *job) writeCompressed(path string, data []byte) error {
 		return err
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {
-		return ioFailure(err)
+		return llvmtool.IOFailure(err)
 	}
 	if err := f.Commit(); err != nil {
-		return ioFailure(err)
+		return llvmtool.IOFailure(err)
 	}
 	return nil
 }

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/goffload/goffload/internal/llvmcl"
+	"github.com/goffload/goffload/internal/llvmtool"
 )
 
 //go:embed help/*.txt
@@ -135,7 +135,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := report(stderr, argv0, o.Color, Run(o))
 	if listed != nil && listed.Len() > 0 {
 		if _, err := stdout.Write(listed.Bytes()); err != nil {
-			status = report(stderr, argv0, o.Color, ioFailure(err))
+			status = report(stderr, argv0, o.Color, llvmtool.IOFailure(err))
 		}
 	}
 	return status
@@ -148,10 +148,9 @@ func report(stderr io.Writer, argv0 string, color bool, err error) int {
 	}
 	var fe *FatalError
 	if errors.As(err, &fe) {
-		fmt.Fprintf(stderr, "LLVM ERROR: %s\n", fe.Msg)
-		return 1
+		return llvmtool.Fatal(stderr, fe.Msg)
 	}
-	fmt.Fprintln(stderr, llvmcl.Tagged(argv0, tag("error: ", color), err.Error()))
+	llvmtool.Error(stderr, argv0, color, err.Error())
 	return 1
 }
 
@@ -162,37 +161,7 @@ func colorFor(stderr io.Writer, res *llvmcl.Result) bool {
 	if res.Given("color") {
 		return res.Flag("color")
 	}
-	f, ok := stderr.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	switch term := os.Getenv("TERM"); {
-	case term == "" || term == "dumb":
-		return false
-	case strings.HasPrefix(term, "xterm"), strings.HasPrefix(term, "vt100"), strings.HasPrefix(term, "screen"),
-		strings.HasPrefix(term, "linux"), strings.HasPrefix(term, "ansi"), strings.HasPrefix(term, "rxvt"),
-		strings.HasPrefix(term, "tmux"), strings.Contains(term, "color"), strings.HasPrefix(term, "cygwin"),
-		strings.HasPrefix(term, "konsole"), strings.HasPrefix(term, "gnome"), strings.HasPrefix(term, "eterm"), term == "alacritty", term == "kitty":
-		return true
-	}
-	return false
-}
-
-// tag returns "error: " or "warning: ", in LLVM's bold red or magenta when
-// colors are on.
-func tag(t string, color bool) string {
-	if !color {
-		return t
-	}
-	code := "31"
-	if t == "warning: " {
-		code = "35"
-	}
-	return "\x1b[0;1;" + code + "m" + t + "\x1b[0m"
+	return llvmtool.AutoColor(stderr)
 }
 
 func printHelp(w io.Writer, which, argv0 string) error {
@@ -210,6 +179,5 @@ func helpStatus(stderr io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "LLVM ERROR: %s\n", ioFailure(err).Error())
-	return 1
+	return llvmtool.Fatal(stderr, llvmtool.IOFailure(err).Msg)
 }

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/goffload/goffload/internal/atomicfile"
-	"github.com/goffload/goffload/internal/llvmcl"
+	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/objfmt"
@@ -143,10 +143,10 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		args := objfmt.BundleCommandArgs(names, files, j.inputs[ref], j.outputs[0])
 		j.printCommand(args)
 		if _, err := f.Write(empty.Bytes()); err != nil {
-			return true, ioFailure(err)
+			return true, llvmtool.IOFailure(err)
 		}
 		if err := f.Commit(); err != nil {
-			return true, ioFailure(err)
+			return true, llvmtool.IOFailure(err)
 		}
 		return true, nil
 	}
@@ -188,13 +188,13 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		}
 		host = &input{path: host.path, r: data, size: data.Size}
 	}
-	tw := &trackWriter{w: f}
+	tw := llvmtool.NewTrackWriter(f)
 	if err := objfmt.AddSections(tw, host.r, host.size, secs); err != nil {
-		if tw.err != nil {
+		if tw.Err() != nil {
 			// Writing the output failed (a full disk, a file size
 			// limit): no llvm-objcopy ran, and the file to name is
 			// the output, not our temporary file.
-			return true, pathError(j.outputs[0], tw.err)
+			return true, pathError(j.outputs[0], tw.Err())
 		}
 		return true, j.objcopyFailed(j.inputs[ref], err)
 	}
@@ -202,7 +202,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		// LLVM's buffered stdout is flushed at exit, after objcopy
 		// has written the object there.
 		if _, err := f.Write(empty.Bytes()); err != nil {
-			return true, ioFailure(err)
+			return true, llvmtool.IOFailure(err)
 		}
 	}
 	return true, f.Commit()
@@ -266,7 +266,7 @@ func (j *job) runObjcopyBundle(ref int) error {
 		err = cerr
 	}
 	if err != nil {
-		return ioFailure(err)
+		return llvmtool.IOFailure(err)
 	}
 	names, files := j.sectionFiles(tmp.Name())
 	args := objfmt.BundleCommandArgs(names, files, j.inputs[ref], j.outputs[0])
@@ -306,7 +306,7 @@ func (j *job) objcopyFailed(path string, err error) error {
 	if errors.As(err, &ae) {
 		return j.objcopyMessage(fmt.Sprintf("'%s': %v", path, ae))
 	}
-	fmt.Fprintln(j.Stderr, llvmcl.Tagged(j.Argv0, tag("error: ", j.Color), fmt.Sprintf("'%s': %v", path, err)))
+	llvmtool.Error(j.Stderr, j.Argv0, j.Color, fmt.Sprintf("'%s': %v", path, err))
 	return errorf("'llvm-objcopy' tool failed")
 }
 

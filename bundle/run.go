@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/goffload/goffload/internal/atomicfile"
-	"github.com/goffload/goffload/internal/llvmcl"
+	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/targetid"
@@ -33,7 +33,7 @@ type target struct {
 }
 
 func (j *job) warnf(format string, a ...any) {
-	fmt.Fprintln(j.Stderr, llvmcl.Tagged(j.Argv0, tag("warning: ", j.Color), fmt.Sprintf(format, a...)))
+	llvmtool.Warning(j.Stderr, j.Argv0, j.Color, fmt.Sprintf(format, a...))
 }
 
 // Run performs one bundler invocation. A returned *Error carries LLVM's
@@ -268,10 +268,10 @@ func (s *outputSet) commit() error {
 			return pathError(p.path, err)
 		}
 		if _, err := io.Copy(f, p.tmp.File); err != nil {
-			return ioFailure(err)
+			return llvmtool.IOFailure(err)
 		}
 		if err := f.Commit(); err != nil {
-			return ioFailure(err)
+			return llvmtool.IOFailure(err)
 		}
 	}
 	for _, f := range s.files {

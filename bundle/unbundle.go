@@ -7,7 +7,7 @@ import (
 
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/llvmhash"
-	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/targetid"
 	"github.com/goffload/goffload/textfmt"
 )
@@ -200,7 +200,7 @@ func (j *job) list() error {
 			return nil
 		}
 		if _, err := fmt.Fprintln(j.Stdout, id); err != nil {
-			return ioFailure(err)
+			return llvmtool.IOFailure(err)
 		}
 	}
 }
@@ -218,15 +218,9 @@ func listWalker(w walker) walker {
 	return w
 }
 
-// ioFailure is LLVM's fatal error for a failed write to an output stream.
-func ioFailure(err error) error {
-	return &FatalError{Msg: "IO failure on output stream: " + oserr.Strerror(err)}
-}
-
-// FatalError is printed as "LLVM ERROR: <Msg>" with no program prefix.
-type FatalError struct{ Msg string }
-
-func (e *FatalError) Error() string { return e.Msg }
+// FatalError is LLVM's fatal error (a failed write to an output stream):
+// Main prints it as "LLVM ERROR: <Msg>" with no program prefix.
+type FatalError = llvmtool.FatalError
 
 // unbundle extracts the requested targets from a text, binary or object
 // bundle (decompressed first when it is a CCOB), as LLVM 22 does:
@@ -305,10 +299,10 @@ func (j *job) unbundle() error {
 		if err != nil {
 			return err
 		}
-		tw := &trackWriter{w: f}
+		tw := llvmtool.NewTrackWriter(f)
 		if err := w.extract(tw); err != nil {
-			if tw.err != nil {
-				return ioFailure(tw.err)
+			if tw.Err() != nil {
+				return llvmtool.IOFailure(tw.Err())
 			}
 			var e *Error
 			if errors.As(err, &e) {

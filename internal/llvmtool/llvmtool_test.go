@@ -1,0 +1,77 @@
+package llvmtool
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestMessages(t *testing.T) {
+	var b bytes.Buffer
+	Error(&b, "/bin/tool", false, "bad")
+	Warning(&b, "tool", true, "odd")
+	Error(&b, "", false, "no name")
+	if got := Fatal(&b, "IO failure"); got != 1 {
+		t.Errorf("Fatal returned %d", got)
+	}
+	want := "/bin/tool: error: bad\n" +
+		"tool: \x1b[0;1;35mwarning: \x1b[0m" + "odd\n" +
+		"error: no name\n" +
+		"LLVM ERROR: IO failure\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	if got := Tag("error: ", true); got != "\x1b[0;1;31merror: \x1b[0m" {
+		t.Errorf("Tag = %q", got)
+	}
+	if AutoColor(&b) {
+		t.Error("AutoColor of a buffer")
+	}
+}
+
+func TestIOFailure(t *testing.T) {
+	err := IOFailure(&os.PathError{Op: "write", Path: "/dev/full", Err: syscall.ENOSPC})
+	if err.Error() != "IO failure on output stream: No space left on device" {
+		t.Errorf("IOFailure = %q", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write(p []byte) (int, error) { return 0, errors.New("full") }
+
+// TestTrackWriter: a failed write is remembered, through Write and through
+// io.Copy, over a file and over any other writer; a failed read is not.
+func TestTrackWriter(t *testing.T) {
+	tw := NewTrackWriter(failWriter{})
+	if _, err := io.Copy(tw, strings.NewReader("x")); err == nil || tw.Err() == nil {
+		t.Errorf("io.Copy to a failing writer: %v, Err() = %v", err, tw.Err())
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	tw = NewTrackWriter(full)
+	if _, err := io.Copy(tw, io.LimitReader(zeros{}, 1<<16)); err == nil || !errors.Is(tw.Err(), syscall.ENOSPC) {
+		t.Errorf("io.Copy to /dev/full: %v, Err() = %v", err, tw.Err())
+	}
+	var b bytes.Buffer
+	tw = NewTrackWriter(&b)
+	readErr := &os.PathError{Op: "read", Path: "in", Err: syscall.EIO}
+	if _, err := io.Copy(tw, io.MultiReader(strings.NewReader("ab"), errReader{readErr})); err != readErr || tw.Err() != nil || b.String() != "ab" {
+		t.Errorf("failed read: %v, Err() = %v, wrote %q", err, tw.Err(), b.String())
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
