@@ -113,11 +113,12 @@ func (t *TrackWriter) Write(p []byte) (int, error) {
 }
 
 // ReadFrom keeps io.Copy's file-to-file fast path (copy_file_range) when
-// the underlying writer has one (an *os.File): a failed file operation
-// other than a read is then the output's failure. Over any other writer
-// the copy goes through Write, which sees every failed write.
+// the underlying writer is a file (an *os.File or a type embedding one): a
+// failed file operation other than a read is then the output's failure.
+// Over any other writer (a buffer, another TrackWriter) the copy goes
+// through Write, which sees every failed write.
 func (t *TrackWriter) ReadFrom(r io.Reader) (int64, error) {
-	if _, ok := t.w.(io.ReaderFrom); !ok {
+	if _, ok := t.w.(file); !ok {
 		return io.Copy(writerOnly{t}, r)
 	}
 	n, err := io.Copy(t.w, r)
@@ -126,6 +127,12 @@ func (t *TrackWriter) ReadFrom(r io.Reader) (int64, error) {
 		t.err = err
 	}
 	return n, err
+}
+
+// file is what an *os.File, and a type embedding one, has.
+type file interface {
+	io.ReaderFrom
+	Fd() uintptr
 }
 
 // writerOnly hides TrackWriter's ReadFrom from io.Copy.

@@ -60,6 +60,12 @@ func TestTrackWriter(t *testing.T) {
 	if _, err := io.Copy(tw, io.LimitReader(zeros{}, 1<<16)); err == nil || !errors.Is(tw.Err(), syscall.ENOSPC) {
 		t.Errorf("io.Copy to /dev/full: %v, Err() = %v", err, tw.Err())
 	}
+	// Through another TrackWriter (a tool's standard output), both see it.
+	inner := NewTrackWriter(failWriter{})
+	tw = NewTrackWriter(inner)
+	if _, err := io.Copy(tw, strings.NewReader("x")); err == nil || tw.Err() == nil || inner.Err() == nil {
+		t.Errorf("io.Copy through a TrackWriter: %v, Err() = %v, %v", err, tw.Err(), inner.Err())
+	}
 	var b bytes.Buffer
 	tw = NewTrackWriter(&b)
 	readErr := &os.PathError{Op: "read", Path: "in", Err: syscall.EIO}

@@ -8,13 +8,14 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/goffload/goffload/internal/atomicfile"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
 
+	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmcl"
+	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/internal/oserr"
 )
 
@@ -83,16 +84,16 @@ func (t *tool) finish(f *atomicfile.File) error {
 	return nil
 }
 
-func (t *tool) tagged(tag, color, msg string) {
-	fmt.Fprintf(t.Stderr, "%s: %s%s\n", t.argv0, t.tag(tag, color), msg)
+func (t *tool) tagged(tag, msg string) {
+	fmt.Fprintf(t.Stderr, "%s: %s%s\n", t.argv0, llvmtool.Tag(tag, t.Color), msg)
 }
 
 func (t *tool) errorf(format string, a ...any) {
-	t.tagged("error: ", "31", fmt.Sprintf(format, a...))
+	t.tagged("error: ", fmt.Sprintf(format, a...))
 }
 
 func (t *tool) warnf(format string, a ...any) {
-	t.tagged("warning: ", "35", fmt.Sprintf(format, a...))
+	t.tagged("warning: ", fmt.Sprintf(format, a...))
 }
 
 // IsDeprecatedName reports whether argv0 names the tool by its old name:
@@ -114,46 +115,18 @@ func Main(argv []string, env Env) int {
 	}
 	// LLVM's stdout stream remembers a failed write and reports it as a
 	// fatal error when it is destroyed at exit, after everything else.
-	stdout := &trackWriter{w: env.Stdout}
+	stdout := llvmtool.NewTrackWriter(env.Stdout)
 	env.Stdout = stdout
 	t := &tool{Env: env, argv0: argv0}
 	code := t.main(argv)
-	var fe *fatalError
+	var fe *llvmtool.FatalError
 	if errors.As(t.fatal, &fe) {
-		fmt.Fprintf(t.Stderr, "LLVM ERROR: %s\n", fe.msg)
-		return 1
+		return llvmtool.Fatal(t.Stderr, fe.Msg)
 	}
-	if stdout.err != nil {
-		fmt.Fprintf(t.Stderr, "LLVM ERROR: %s\n", ioFailure(stdout.err).msg)
-		return 1
+	if stdout.Err() != nil {
+		return llvmtool.Fatal(t.Stderr, llvmtool.IOFailure(stdout.Err()).Msg)
 	}
 	return code
-}
-
-// trackWriter remembers the first failed write.
-type trackWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (t *trackWriter) Write(p []byte) (int, error) {
-	n, err := t.w.Write(p)
-	if err != nil && t.err == nil {
-		t.err = err
-	}
-	return n, err
-}
-
-// fatalError is LLVM's report_fatal_error: "LLVM ERROR: <msg>", no program
-// name, exit 1.
-type fatalError struct{ msg string }
-
-func (e *fatalError) Error() string { return e.msg }
-
-// ioFailure is LLVM's fatal error for a failed write to an output stream
-// (a device such as /dev/full, or stdout).
-func ioFailure(err error) *fatalError {
-	return &fatalError{"IO failure on output stream: " + oserr.Strerror(err)}
 }
 
 func (t *tool) main(argv []string) int {
@@ -196,7 +169,7 @@ func (t *tool) main(argv []string) int {
 		return 1
 	}
 	if IsDeprecatedName(argv0) {
-		io.WriteString(t.Stderr, t.tag("warning: ", "35")+strings.TrimPrefix(DeprecationWarning, "warning: "))
+		io.WriteString(t.Stderr, llvmtool.Tag("warning: ", t.Color)+strings.TrimPrefix(DeprecationWarning, "warning: "))
 	}
 	output := res.Last("o")
 	if res.Flag("h") || output == "" && len(res.Positional) == 0 {
@@ -214,7 +187,7 @@ func (t *tool) main(argv []string) int {
 		err = t.extract(res.Positional[0], res.Values["image"], res.Flag("archive"))
 	}
 	if err != nil {
-		var fe *fatalError
+		var fe *llvmtool.FatalError
 		switch {
 		case errors.As(err, &fe):
 			t.fatal = err

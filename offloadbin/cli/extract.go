@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/goffload/goffload/internal/atomicfile"
 	"io"
 
 	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/offloadbin"
 )
@@ -205,18 +206,11 @@ func (t *tool) writeArchive(path string, matched []offloadbin.Found) error {
 		if errors.As(err, &me) {
 			return err
 		}
-		if tw != nil && tw.err != nil {
-			return ioFailure(tw.err)
+		if tw != nil && tw.Err() != nil {
+			return llvmtool.IOFailure(tw.Err())
 		}
 		return errors.New(oserr.Strerror(err))
 	}
 	done = true
 	return t.finish(f)
-}
-
-func (t *tool) tag(tag, color string) string {
-	if t.Color {
-		return "\x1b[0;1;" + color + "m" + tag + "\x1b[0m"
-	}
-	return tag
 }

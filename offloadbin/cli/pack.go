@@ -11,6 +11,7 @@ import (
 
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmhash"
+	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/offloadbin"
@@ -188,8 +189,8 @@ func (t *tool) pack(output string, images []string) error {
 // dashIsStdout); errors are reported as LLVM does, without the path.
 func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer) error) error {
 	if path == "-" && dashIsStdout {
-		tw := &trackWriter{w: t.Stdout}
-		if err := write(tw); err != nil && tw.err == nil {
+		tw := llvmtool.NewTrackWriter(t.Stdout)
+		if err := write(tw); err != nil && tw.Err() == nil {
 			return errors.New(oserr.Strerror(err))
 		}
 		// A failed write to stdout is reported at exit (Main).
@@ -207,8 +208,8 @@ func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer)
 	}()
 	w, tw := deviceWriter(path, f)
 	if err := write(w); err != nil {
-		if tw != nil && tw.err != nil {
-			return ioFailure(tw.err)
+		if tw != nil && tw.Err() != nil {
+			return llvmtool.IOFailure(tw.Err())
 		}
 		return fmt.Errorf("%s", oserr.Strerror(err))
 	}
@@ -220,9 +221,9 @@ func (t *tool) writeOutput(path string, dashIsStdout bool, write func(io.Writer)
 // (written in place), one that tells a failed write, which LLVM 22 reports
 // as a fatal "IO failure on output stream" (/dev/full); for a regular file,
 // f itself, so that copies stay in the kernel.
-func deviceWriter(path string, f io.Writer) (io.Writer, *trackWriter) {
+func deviceWriter(path string, f io.Writer) (io.Writer, *llvmtool.TrackWriter) {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		tw := &trackWriter{w: f}
+		tw := llvmtool.NewTrackWriter(f)
 		return tw, tw
 	}
 	return f, nil
