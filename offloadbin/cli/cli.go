@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -23,19 +22,16 @@ import (
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// Color forces colored "error:" and "warning:" tags (LLVM uses them when
-	// stderr is a terminal, or with --color).
+	// Color colors the "error:" and "warning:" tags unless --color=false
+	// says otherwise (--color turns them on). LLVM colors them when stderr
+	// is a terminal that supports colors (see StdEnv).
 	Color bool
 }
 
 // StdEnv returns the process's standard streams, with colors on when
-// stderr is a terminal.
+// stderr is a terminal whose TERM supports colors, as LLVM decides.
 func StdEnv() Env {
-	color := false
-	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&fs.ModeCharDevice != 0 {
-		color = true
-	}
-	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Color: color}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Color: llvmtool.AutoColor(os.Stderr)}
 }
 
 var spec = &llvmcl.Spec{
@@ -84,16 +80,12 @@ func (t *tool) finish(f *atomicfile.File) error {
 	return nil
 }
 
-func (t *tool) tagged(tag, msg string) {
-	fmt.Fprintf(t.Stderr, "%s: %s%s\n", t.argv0, llvmtool.Tag(tag, t.Color), msg)
-}
-
 func (t *tool) errorf(format string, a ...any) {
-	t.tagged("error: ", fmt.Sprintf(format, a...))
+	llvmtool.Error(t.Stderr, t.argv0, t.Color, fmt.Sprintf(format, a...))
 }
 
 func (t *tool) warnf(format string, a ...any) {
-	t.tagged("warning: ", fmt.Sprintf(format, a...))
+	llvmtool.Warning(t.Stderr, t.argv0, t.Color, fmt.Sprintf(format, a...))
 }
 
 // IsDeprecatedName reports whether argv0 names the tool by its old name:
@@ -140,8 +132,8 @@ func (t *tool) main(argv []string) int {
 		return 1
 	}
 	args, colorErrs, color := stripColor(prog, expanded)
-	if color {
-		t.Color = true
+	if color != nil {
+		t.Color = *color
 	}
 	res, errs := spec.Parse(argv0, args)
 	errs = append(colorErrs, errs...)
@@ -203,8 +195,8 @@ func (t *tool) main(argv []string) int {
 var errReported = errors.New("error already reported")
 
 // stripColor removes LLVM's global --color option (accepted by the LLVM 22
-// tool through libLLVM) and reports whether it turned colors on.
-func stripColor(prog string, args []string) (out, errs []string, color bool) {
+// tool through libLLVM) and returns the last value given, nil when none.
+func stripColor(prog string, args []string) (out, errs []string, color *bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -230,13 +222,14 @@ func stripColor(prog string, args []string) (out, errs []string, color bool) {
 			out = append(out, a)
 			continue
 		}
+		on, off := true, false
 		switch {
 		case !hasValue:
-			color = true
+			color = &on
 		case value == "true" || value == "TRUE" || value == "True" || value == "1":
-			color = true
+			color = &on
 		case value == "false" || value == "FALSE" || value == "False" || value == "0":
-			color = false
+			color = &off
 		default:
 			errs = append(errs, fmt.Sprintf("%s: for the --color option: '%s' is invalid value for boolean argument! Try 0 or 1", prog, value))
 		}
