@@ -62,8 +62,7 @@
 // window, segments parsed in parallel into one frame), so its bytes differ
 // from libzstd's; LLVM 22 reads it (tested), and at every level up to 12
 // it is smaller than what LLVM writes (NOTES.md). Every payload is decoded
-// and compared with the input before it is written. Options.FrameStarts
-// splits the payload into independent frames instead.
+// and compared with the input before it is written.
 //
 // FormatCompressStats and FormatDecompressStats produce LLVM's --verbose
 // statistics, byte for byte apart from the measured speed.

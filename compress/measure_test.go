@@ -50,9 +50,5 @@ func TestMeasure(t *testing.T) {
 			}
 			t.Logf("%s Compress level %d: %d -> payload %d  %.1f MB/s", filepath.Base(f), level, len(src), h.TotalSize-32, float64(len(src))/time.Since(start).Seconds()/1e6)
 		}
-		q := int64(len(src) / 4)
-		start := time.Now()
-		h, _ := Compress(io.Discard, src, Options{FrameStarts: []int64{q, 2 * q, 3 * q}})
-		t.Logf("%s Compress level 3, 4 frames: %d -> payload %d  %.1f MB/s", filepath.Base(f), len(src), h.TotalSize-32, float64(len(src))/time.Since(start).Seconds()/1e6)
 	}
 }

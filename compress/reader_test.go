@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/compress/internal/zenc"
 	"io"
 	"math/rand"
 	"runtime"
@@ -161,12 +162,16 @@ func TestReaderSequence(t *testing.T) {
 }
 
 // A v1 member's payload is its whole run of zstd frames: several data
-// frames (what Compress writes for Version 1 with FrameStarts), trailing
+// frames (as older writers cut them), trailing
 // skippable frames (one here hides a planted CCOB), or none at all for an
 // empty member.
 func TestReaderV1FrameRuns(t *testing.T) {
 	bundle := readTestdata(t, "bundle.bin")
-	multi := mustCompress(t, bundle, Options{Version: 1, FrameStarts: []int64{5000, 30000}})
+	var frames []byte
+	for _, part := range [][]byte{bundle[:5000], bundle[5000:30000], bundle[30000:]} {
+		frames = zenc.Encode(frames, part, 3, 1)
+	}
+	multi := v1(Zstd, frames, bundle)
 	v3 := mustCompress(t, bundle, Options{})
 	skip := binary.LittleEndian.AppendUint32(nil, 0x184D2A50)
 	skip = binary.LittleEndian.AppendUint32(skip, uint32(len(v3)))

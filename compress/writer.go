@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
 
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/goffload/goffload/compress/internal/zenc"
-	"github.com/goffload/goffload/internal/bigbuf"
 )
 
 // Options control Compress. The zero value is LLVM 22's default: version 3,
@@ -30,14 +28,6 @@ type Options struct {
 	// encoder (internal/zenc) maps each level onto its own settings,
 	// chosen by measurement against libzstd's (NOTES.md).
 	Level int
-	// FrameStarts cuts a zstd payload into independent frames starting at
-	// these offsets of the input (strictly increasing, within the input;
-	// for example the offsets of a bundle's entries). The frames are
-	// compressed in parallel and concatenated, which LLVM 22 reads like a
-	// single frame. Matches cannot cross frames, so the ratio is worse; a
-	// single frame is compressed in parallel too, so this is only for
-	// readers that want frames. Ignored for zlib.
-	FrameStarts []int64
 }
 
 // Compress writes src as one CCOB to dst and returns its header. The
@@ -65,7 +55,7 @@ func Compress(dst io.Writer, src []byte, opt Options) (Header, error) {
 	if h.Method == Zlib {
 		payload, err = compressZlib(src, opt.Level)
 	} else {
-		payload, err = compressZstd(src, opt.Level, opt.FrameStarts)
+		payload, err = compressZstd(src, opt.Level)
 	}
 	sum := <-hashed
 	copy(h.Hash[:], sum[:8])
@@ -124,30 +114,12 @@ func compressZlib(src []byte, level int) ([]byte, error) {
 }
 
 // compressZstd encodes src as one zstd frame with our encoder
-// (internal/zenc), or as one frame per part when starts cut it.
-// Every payload is decoded again and compared with src before it is used:
-// should the encoder ever produce a frame that does not give src back, the
-// payload comes from klauspost/compress's encoder instead.
-func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
-	bounds, err := frameBounds(len(src), starts)
-	if err != nil {
-		return nil, err
-	}
-	var out []byte
-	if len(bounds) <= 2 {
-		out = encodeZstd(make([]byte, 0, len(src)/8+64), src, level, 0)
-	} else {
-		frames := make([][]byte, len(bounds)-1)
-		var wg sync.WaitGroup
-		for i := range frames {
-			wg.Go(func() {
-				part := src[bounds[i]:bounds[i+1]]
-				frames[i] = encodeZstd(nil, part, level, 1)
-			})
-		}
-		wg.Wait()
-		out = bytes.Join(frames, nil)
-	}
+// (internal/zenc). Every payload is decoded again and compared with src
+// before it is used: should the encoder ever produce a frame that does not
+// give src back, the payload comes from klauspost/compress's encoder
+// instead.
+func compressZstd(src []byte, level int) ([]byte, error) {
+	out := encodeZstd(make([]byte, 0, len(src)/8+64), src, level, 0)
 	if verifyZstd(out, src) {
 		return out, nil
 	}
@@ -168,47 +140,13 @@ func compressZstd(src []byte, level int, starts []int64) ([]byte, error) {
 // fallback.
 var encodeZstd = zenc.Encode
 
-// verifyZstd reports whether payload decodes to exactly want. Up to
-// verifyInMemory bytes are decoded in one piece into a buffer outside the
-// Go heap (fast: the decoder uses its output as its history); larger
-// payloads stream, the decoder keeping at most a window (2^27 bytes for our
-// frames) of history, so checking a multi-gigabyte payload needs no second
-// copy of it.
+// verifyZstd reports whether payload decodes to exactly want: zenc.Verify
+// decodes it, comparing each literal and match with want where it lands
+// instead of writing it, so checking needs no second copy of the input and
+// touches no new memory.
 func verifyZstd(payload, want []byte) bool {
-	d := decoderPool.Get().(*zstd.Decoder)
-	defer func() {
-		d.Reset(nil)
-		decoderPool.Put(d)
-	}()
-	if len(want) <= verifyInMemory {
-		buf := bigbuf.New(len(want) + 1)
-		defer buf.Free()
-		got, err := d.DecodeAll(payload, buf.Bytes())
-		return err == nil && bytes.Equal(got, want)
-	}
-	if err := d.Reset(bytes.NewReader(payload)); err != nil {
-		return false
-	}
-	buf := make([]byte, 1<<20)
-	for {
-		n, err := io.ReadFull(d, buf)
-		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
-			return false
-		}
-		want = want[n:]
-		switch err {
-		case nil:
-		case io.EOF, io.ErrUnexpectedEOF:
-			return len(want) == 0
-		default:
-			return false
-		}
-	}
+	return zenc.Verify(payload, want) == nil
 }
-
-// verifyInMemory is the largest input whose payload is checked by decoding
-// it whole; a variable so that tests reach the streaming check.
-var verifyInMemory = 256 << 20
 
 // encoderWindow is the window for n input bytes: all of it, up to
 // maxEncodeWindow.
@@ -218,21 +156,6 @@ func encoderWindow(n int) int {
 		w <<= 1
 	}
 	return w
-}
-
-// frameBounds turns frame start offsets into [0, s1, s2, ..., n].
-func frameBounds(n int, starts []int64) ([]int64, error) {
-	b := []int64{0}
-	for _, s := range starts {
-		if s <= b[len(b)-1] || s >= int64(n) {
-			if s == 0 && len(b) == 1 {
-				continue
-			}
-			return nil, fmt.Errorf("compress: frame start %d out of order or outside the %d-byte input", s, n)
-		}
-		b = append(b, s)
-	}
-	return append(b, int64(n)), nil
 }
 
 // checkV2 applies the 32-bit limits of versions 1 and 2, with LLVM's

@@ -27,7 +27,6 @@ func TestCompressRoundTrip(t *testing.T) {
 	for _, opt := range []Options{
 		{}, {Version: 2}, {Version: 1}, {Level: 1}, {Level: 19}, {Level: -5}, {Level: 30},
 		{Zlib: true, Level: ZlibDefaultLevel}, {Zlib: true, Level: 9, Version: 2}, {Zlib: true, Level: 0, Version: 1},
-		{FrameStarts: []int64{0, 4096, 20000, 30000}},
 	} {
 		var buf bytes.Buffer
 		h, err := Compress(&buf, bundle, opt)
@@ -59,23 +58,6 @@ func TestCompressRoundTrip(t *testing.T) {
 	}
 }
 
-func TestCompressFrames(t *testing.T) {
-	bundle := readTestdata(t, "bundle.bin")
-	var buf bytes.Buffer
-	if _, err := Compress(&buf, bundle, Options{FrameStarts: []int64{1000, 30000}}); err != nil {
-		t.Fatal(err)
-	}
-	s := scanZstd(bytes.NewReader(buf.Bytes()[headerLenV3:]), int64(buf.Len()-headerLenV3), true)
-	if s.err != nil || len(s.frames) != 3 {
-		t.Errorf("want 3 frames, got %d (%v)", len(s.frames), s.err)
-	}
-	for _, bad := range [][]int64{{5, 5}, {6, 2}, {-1}, {int64(len(bundle))}} {
-		if _, err := Compress(io.Discard, bundle, Options{FrameStarts: bad}); err == nil {
-			t.Errorf("FrameStarts %v accepted", bad)
-		}
-	}
-}
-
 func TestCompressOptionErrors(t *testing.T) {
 	if _, err := Compress(io.Discard, []byte("x"), Options{Version: 4}); err == nil {
 		t.Error("version 4 accepted")
@@ -97,24 +79,13 @@ func TestCompressOptionErrors(t *testing.T) {
 }
 
 func TestVerifyZstd(t *testing.T) {
-	t.Run("in memory", testVerifyZstd)
-	defer func(n int) { verifyInMemory = n }(verifyInMemory)
-	verifyInMemory = 0
-	t.Run("streaming", testVerifyZstd)
-}
-
-func testVerifyZstd(t *testing.T) {
 	src := readTestdata(t, "bundle.bin")
-	payload, err := compressZstd(src, 3, nil)
+	payload, err := compressZstd(src, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !verifyZstd(payload, src) {
 		t.Fatal("a payload of ours does not verify")
-	}
-	frames, err := compressZstd(src, 3, []int64{1000, 30000})
-	if err != nil || !verifyZstd(frames, src) {
-		t.Fatalf("frames: %v", err)
 	}
 	other := bytes.Clone(src)
 	other[len(other)/2] ^= 1

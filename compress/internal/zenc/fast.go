@@ -113,7 +113,7 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 	m.head[hs], m.long[hl] = pos, pos
 	var n int
 	var off uint32
-	for _, r := range rep {
+	for _, r := range rep[:m.p.reps] {
 		if int(r) <= p && (binary.LittleEndian.Uint32(src[p-int(r):])^uint32(cur))<<8 == 0 {
 			if k := 3 + matchLen(src, p-int(r)+3, p+3, end); k > n {
 				n, off = k, r

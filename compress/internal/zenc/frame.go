@@ -76,7 +76,7 @@ var minSegment = 4 << 20
 // fastSegment is the smallest segment of the fast strategy: it parses
 // faster than the others index their warm-up bytes, so smaller segments
 // would cost more CPU time than they save wall time.
-var fastSegment = 32 << 20
+var fastSegment = 64 << 20
 
 const (
 	maxSegment = 32 << 20

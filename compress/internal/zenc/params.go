@@ -20,7 +20,7 @@ func levelParams(level, n int) params {
 	case level <= 4:
 		// parseFast: greedy, one hash table of 5-byte and one of 8-byte
 		// prefixes, the repeat offsets first.
-		return params{minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true}
+		return params{minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true, reps: 3}
 	case level <= 6:
 		// Hash chains, two bytes ahead; tables that stay in cache (the
 		// long-distance matches reach further).

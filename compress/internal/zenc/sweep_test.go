@@ -13,11 +13,16 @@ import (
 
 var presets = map[string]params{
 	// parseFast: greedy, lazy one or two bytes, larger tables.
-	"fast":    {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true},
-	"fastL1":  {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true},
-	"fastL1H": {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, lazy: 1, targetLen: 128, fast: true},
-	"fastL2":  {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 2, targetLen: 128, fast: true},
-	"fastL2H": {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, lazy: 2, targetLen: 256, fast: true},
+	"fast":      {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true},
+	"fastL1":    {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true, reps: 3},
+	"fastL1H":   {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, lazy: 1, targetLen: 128, fast: true, reps: 3},
+	"fastL1r1":  {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true, reps: 1},
+	"fastL1r2":  {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true, reps: 2},
+	"fastL1t32": {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 32, fast: true, reps: 3},
+	"fastr1":    {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true, reps: 1},
+	"fastr3":    {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, targetLen: 128, fast: true, reps: 3},
+	"fastL2":    {minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 2, targetLen: 128, fast: true, reps: 3},
+	"fastL2H":   {minMatch: 5, hashLog: 18, longLog: 20, depth: 1, lazy: 2, targetLen: 256, fast: true, reps: 3},
 	// Hash chains with long-distance matches (parse).
 	"c4":   {minMatch: 5, hashLog: 18, chainLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},
 	"c16":  {minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32},

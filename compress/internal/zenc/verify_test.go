@@ -1,0 +1,108 @@
+package zenc
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// TestVerify: every frame the encoder writes verifies against its input,
+// at every level class, and not against a changed input.
+func TestVerify(t *testing.T) {
+	for name, src := range inputs() {
+		for _, level := range []int{-5, 1, 3, 6, 9, 12, 19} {
+			enc := Encode(nil, src, level, 2)
+			if err := Verify(enc, src); err != nil {
+				t.Fatalf("%s level %d: %v", name, level, err)
+			}
+			if len(src) > 0 {
+				bad := bytes.Clone(src)
+				bad[len(bad)/2]++
+				if Verify(enc, bad) == nil {
+					t.Fatalf("%s level %d: verifies against a changed input", name, level)
+				}
+				if Verify(enc, src[:len(src)-1]) == nil {
+					t.Fatalf("%s level %d: verifies against a shorter input", name, level)
+				}
+			}
+		}
+	}
+}
+
+// TestVerifyOtherEncoders: frames of klauspost/compress's encoder and of
+// libzstd (the zstd command, when installed) verify too: the reader
+// follows the format, not our encoder's habits.
+func TestVerifyOtherEncoders(t *testing.T) {
+	for name, src := range inputs() {
+		for _, l := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedBetterCompression} {
+			e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(true))
+			enc := e.EncodeAll(src, nil)
+			if err := Verify(enc, src); err != nil {
+				t.Errorf("%s klauspost %v: %v", name, l, err)
+			}
+		}
+		zstdCmd, err := exec.LookPath("zstd")
+		if err != nil {
+			continue
+		}
+		for _, l := range []string{"-1", "-12", "--long=27"} {
+			cmd := exec.Command(zstdCmd, "-q", "-c", l)
+			cmd.Stdin = bytes.NewReader(src)
+			enc, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Verify(enc, src); err != nil {
+				t.Errorf("%s zstd %s: %v", name, l, err)
+			}
+		}
+	}
+}
+
+// FuzzVerify: a damaged frame is never accepted unless it still decodes
+// to the input.
+func FuzzVerify(f *testing.F) {
+	// A small input with literals, repeats and far matches, so that
+	// frames are small and the fuzzer fast.
+	src := make([]byte, 0, 24<<10)
+	for i := 0; len(src) < 8<<10; i++ {
+		src = append(src, byte(i*7), byte(i>>3), 'x', byte(i%13))
+	}
+	src = append(src, src[100:5000]...)
+	src = append(src, src[:9000]...)
+	for _, level := range []int{1, 9, 19} {
+		f.Add(Encode(nil, src, level, 1), uint32(0), byte(0))
+	}
+	d, _ := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(1<<28))
+	f.Fuzz(func(t *testing.T, frame []byte, at uint32, x byte) {
+		if len(frame) > 0 {
+			frame = bytes.Clone(frame)
+			frame[int(at)%len(frame)] ^= x
+		}
+		if Verify(frame, src) != nil {
+			return
+		}
+		got, err := d.DecodeAll(frame, nil)
+		if err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("Verify accepts a frame that decodes to %d other bytes (%v)", len(got), err)
+		}
+	})
+}
+
+// BenchmarkVerify verifies level 3's frame of $ZENC_SAMPLE.
+func BenchmarkVerify(b *testing.B) {
+	src, err := os.ReadFile(os.Getenv("ZENC_SAMPLE"))
+	if err != nil {
+		b.Skip("set ZENC_SAMPLE")
+	}
+	enc := Encode(nil, src, 3, 0)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if err := Verify(enc, src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
