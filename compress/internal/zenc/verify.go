@@ -34,10 +34,10 @@ type verifier struct {
 	pos  int // bytes of want matched so far
 	rep  [3]uint32
 
-	huff      *huff0.Scratch
-	huffKnown bool
+	huff       *huff0.Scratch
+	huffKnown  bool
 	ll, ml, of decTable // the previous block's tables (for Repeat mode)
-	lits       []byte // the block's literals (in the frame, or in litBuf)
+	lits       []byte   // the block's literals (in the frame, or in litBuf)
 	litBuf     []byte
 }
 
