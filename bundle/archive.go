@@ -12,8 +12,8 @@ import (
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/hda"
+	"github.com/goffload/goffload/internal/objcopy"
 	"github.com/goffload/goffload/internal/spool"
-	"github.com/goffload/goffload/objfmt"
 )
 
 // unbundleArchive splits a heterogeneous device archive (-type=a
@@ -63,11 +63,11 @@ func (j *job) unbundleArchive() error {
 	// members) with a plain "warning: " tag, never colored.
 	o.Warn = func(msg string) { fmt.Fprintf(j.Stderr, "warning: %s\n", msg) }
 	if j.DryRun {
-		o.DryRun = func() { j.printCommand(objfmt.StripCommandArgs(tempName(), tempName())) }
+		o.DryRun = func() { j.printCommand(objcopy.StripArgs(objcopy.TempName(), objcopy.TempName())) }
 	}
 	// LLVM copies the member to a temporary file and runs llvm-objcopy on
 	// it, whose messages name that file.
-	o.ObjcopyFailed = func(err error) error { return j.objcopyFailed(tempName(), err) }
+	o.ObjcopyFailed = func(err error) error { return j.objcopyFailed(objcopy.TempName(), err) }
 	if j.Verbose {
 		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }
 	}

@@ -2,17 +2,14 @@ package bundle
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmtool"
+	"github.com/goffload/goffload/internal/objcopy"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/objfmt"
@@ -64,7 +61,7 @@ func (o *objectWalker) extract(w io.Writer) error {
 	// The one-NUL-byte placeholder stands for the host object: the input
 	// with every bundle section removed.
 	if o.j.DryRun {
-		o.j.printCommand(objfmt.StripCommandArgs(o.in.path, tempName()))
+		o.j.printCommand(objcopy.StripArgs(o.in.path, objcopy.TempName()))
 		return nil
 	}
 	in := o.in
@@ -139,8 +136,8 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		}
 	}
 	if j.DryRun {
-		names, files := j.sectionFiles(tempName())
-		args := objfmt.BundleCommandArgs(names, files, j.inputs[ref], j.outputs[0])
+		names, files := j.sectionFiles(objcopy.TempName())
+		args := objcopy.BundleArgs(names, files, j.inputs[ref], j.outputs[0])
 		j.printCommand(args)
 		if _, err := f.Write(empty.Bytes()); err != nil {
 			return true, llvmtool.IOFailure(err)
@@ -211,7 +208,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 // objcopyMessage fails as LLVM does when llvm-objcopy prints msg as its
 // error.
 func (j *job) objcopyMessage(msg string) error {
-	fmt.Fprintf(j.Stderr, "%s: error: %s\n", objfmt.ObjcopyName, msg)
+	fmt.Fprintf(j.Stderr, "%s: error: %s\n", objcopy.Name, msg)
 	return errorf("'llvm-objcopy' tool failed")
 }
 
@@ -246,11 +243,11 @@ func (oneNUL) ReadAt(p []byte, off int64) (int, error) {
 // runObjcopyBundle bundles into a non-ELF host object by running
 // llvm-objcopy exactly as LLVM 22 does.
 func (j *job) runObjcopyBundle(ref int) error {
-	path, err := objfmt.FindObjcopy(j.Argv0)
+	path, err := objcopy.Find(j.Argv0)
 	if err != nil {
 		return errorf("%v", err)
 	}
-	tmp, err := objfmt.CreateTemp()
+	tmp, err := objcopy.CreateTemp()
 	if err != nil {
 		var pe *os.PathError
 		if asPathError(err, &pe) {
@@ -269,29 +266,19 @@ func (j *job) runObjcopyBundle(ref int) error {
 		return llvmtool.IOFailure(err)
 	}
 	names, files := j.sectionFiles(tmp.Name())
-	args := objfmt.BundleCommandArgs(names, files, j.inputs[ref], j.outputs[0])
-	cmd := exec.Command(path, args...)
-	cmd.Args[0] = "llvm-objcopy"
-	cmd.Stdout, cmd.Stderr = j.Stdout, j.Stderr
-	if err := cmd.Run(); err != nil {
+	args := objcopy.BundleArgs(names, files, j.inputs[ref], j.outputs[0])
+	if err := objcopy.Run(path, args, j.Stdout, j.Stderr); err != nil {
 		return errorf("'llvm-objcopy' tool failed")
 	}
 	return nil
 }
 
 func (j *job) printCommand(args []string) {
-	path, err := objfmt.FindObjcopy(j.Argv0)
+	path, err := objcopy.Find(j.Argv0)
 	if err != nil {
 		path = "llvm-objcopy"
 	}
-	fmt.Fprintln(j.Stderr, objfmt.FormatCommand(path, args))
-}
-
-// tempName is a name like the ones LLVM gives its temporary files.
-func tempName() string {
-	var b [3]byte
-	rand.Read(b[:])
-	return filepath.Join(objfmt.TempDir(), "clang-offload-bundler-"+hex.EncodeToString(b[:])+".tmp")
+	fmt.Fprintln(j.Stderr, objcopy.FormatCommand(path, args))
 }
 
 // objcopyFailed reports an object our ELF writer refused — one llvm-objcopy
@@ -302,9 +289,11 @@ func (j *job) objcopyFailed(path string, err error) error {
 	if errors.As(err, &le) {
 		return j.objcopyMessage(le.Msg)
 	}
-	var ae *objfmt.AllocError
-	if errors.As(err, &ae) {
-		return j.objcopyMessage(fmt.Sprintf("'%s': %v", path, ae))
+	// Too large a layout: llvm-objcopy fails to allocate its output
+	// where that is more than memory and swap together.
+	var lay *objfmt.LayoutError
+	if errors.As(err, &lay) && lay.Size > 0 && objcopy.CannotAllocate(lay.Size) {
+		return j.objcopyMessage(objcopy.AllocMessage(path, lay.Size))
 	}
 	llvmtool.Error(j.Stderr, j.Argv0, j.Color, fmt.Sprintf("'%s': %v", path, err))
 	return errorf("'llvm-objcopy' tool failed")
@@ -313,21 +302,18 @@ func (j *job) objcopyFailed(path string, err error) error {
 // runObjcopyStrip makes the host object of a non-ELF fat object with
 // llvm-objcopy, as LLVM does, and copies the result to w.
 func (j *job) runObjcopyStrip(w io.Writer, in *input) error {
-	path, err := objfmt.FindObjcopy(j.Argv0)
+	path, err := objcopy.Find(j.Argv0)
 	if err != nil {
 		return errorf("%v", err)
 	}
-	tmp, err := objfmt.CreateTemp()
+	tmp, err := objcopy.CreateTemp()
 	if err != nil {
 		return errorf("%v", err)
 	}
 	name := tmp.Name()
 	tmp.Close()
 	defer os.Remove(name)
-	cmd := exec.Command(path, objfmt.StripCommandArgs(in.path, name)...)
-	cmd.Args[0] = "llvm-objcopy"
-	cmd.Stdout, cmd.Stderr = j.Stdout, j.Stderr
-	if err := cmd.Run(); err != nil {
+	if err := objcopy.Run(path, objcopy.StripArgs(in.path, name), j.Stdout, j.Stderr); err != nil {
 		return errorf("'llvm-objcopy' tool failed")
 	}
 	f, err := os.Open(name)

@@ -29,9 +29,9 @@
 // the section-name nor the symbol-name table is emptied to one NUL byte.
 //
 // Other object formats (COFF and PE, Mach-O, Wasm, XCOFF, DXContainer) are
-// recognised by IsObject; for them the caller runs the real llvm-objcopy
-// (FindObjcopy) with LLVM's exact arguments (BundleCommandArgs,
-// StripCommandArgs) and `-###` line (FormatCommand).
+// recognised by IsObject; for them the bundler runs the real llvm-objcopy.
+// Finding and running it, its temporary files and its messages belong to
+// the command line (package bundle), not to this package.
 //
 // Payloads are streamed from their io.ReaderAt to the io.Writer; only headers,
 // string tables and the symbol table of the host are held in memory.
@@ -39,5 +39,7 @@
 // Errors from AddSections and StripBundles stand for inputs llvm-objcopy
 // rejects too (as far as tested), or that this writer does not support:
 // sections inside segments whose contents would change, symbol renumbering
-// in MIPS64 relocations, and ELF files without a section header table.
+// in MIPS64 relocations, and ELF files without a section header table. A
+// *LayoutError is an output that alignment padding would grow far past its
+// input; it gives the size llvm-objcopy would try to allocate for it.
 package objfmt

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
-	"strings"
-	"sync"
 )
 
 // A Section is a section to append with AddSections.
@@ -686,45 +683,28 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 	if bad == nil {
 		return shoff, nil
 	}
-	total := shoff + uint64(len(out))*uint64(f.shdrSize())
-	if !wrapped && total >= unallocatable() {
-		// llvm-objcopy fails to allocate its output buffer.
-		return 0, &AllocError{Size: total}
+	le := &LayoutError{
+		Err: &FormatError{Off: f.shdrOff(max(bad.old, 0)), Msg: fmt.Sprintf("section %s: layout would grow the output past %#x bytes (input %#x bytes)", bad.name, limit, f.size)},
 	}
-	return 0, formatErr(f.shdrOff(max(bad.old, 0)), "section %s: layout would grow the output past %#x bytes (input %#x bytes)", bad.name, limit, f.size)
+	if !wrapped {
+		le.Size = shoff + uint64(len(out))*uint64(f.shdrSize())
+	}
+	return 0, le
 }
 
-// unallocatable returns the smallest output size llvm-objcopy cannot
-// allocate here: Linux refuses a single allocation larger than memory and
-// swap together (overcommit heuristics).
-var unallocatable = sync.OnceValue(func() uint64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 1 << 40
-	}
-	var total uint64
-	for _, line := range strings.Split(string(b), "\n") {
-		var kb uint64
-		if n, _ := fmt.Sscanf(line, "MemTotal: %d kB", &kb); n == 1 {
-			total += kb << 10
-		} else if n, _ := fmt.Sscanf(line, "SwapTotal: %d kB", &kb); n == 1 {
-			total += kb << 10
-		}
-	}
-	if total == 0 {
-		return 1 << 40
-	}
-	return total
-})
-
-// AllocError is llvm-objcopy's failure to allocate an output of Size bytes
-// (a damaged sh_addralign or sh_offset asking for terabytes). LLVM prints
-// it as "'<input>': failed to allocate memory buffer of <Size in hex> bytes".
-type AllocError struct{ Size uint64 }
-
-func (e *AllocError) Error() string {
-	return fmt.Sprintf("failed to allocate memory buffer of %x bytes", e.Size)
+// A LayoutError is an output AddSections or StripBundles refuses to lay
+// out: alignment padding from a damaged sh_addralign or sh_offset would
+// grow it far past its input (terabytes, or past 2^64). llvm-objcopy lays
+// it out all the same and asks for an output buffer of Size bytes, which
+// it may fail to allocate; Size is 0 when its layout wraps around 64 bits.
+type LayoutError struct {
+	Err  *FormatError // where and what
+	Size uint64       // the output size llvm-objcopy's layout gives, 0 if it wraps
 }
+
+func (e *LayoutError) Error() string { return e.Err.Error() }
+
+func (e *LayoutError) Unwrap() error { return e.Err }
 
 func boolInt(b bool) int {
 	if b {
