@@ -28,24 +28,10 @@ type writeConfig struct {
 
 // WithSym64Threshold sets the member-header offset from which the symbol
 // table switches to "/SYM64/" (64-bit offsets). The default is 1<<32;
-// llvm-ar takes it from the SYM64_THRESHOLD environment variable.
+// LLVM's tools take it from the SYM64_THRESHOLD environment variable,
+// which is their command lines' business (see package bundle).
 func WithSym64Threshold(n uint64) WriteOption {
 	return func(c *writeConfig) { c.sym64Threshold = n }
-}
-
-// Sym64ThresholdFromEnv returns the threshold LLVM 22's archive writer
-// takes from the SYM64_THRESHOLD environment variable's value (llvm-ar and
-// the offload bundler read it; set says whether it is set): a decimal
-// number that fits in 64 bits, else the default 1<<32.
-func Sym64ThresholdFromEnv(value string, set bool) uint64 {
-	if !set || !isDecimal(value) {
-		return sym64Threshold
-	}
-	n, err := strconv.ParseUint(value, 10, 64)
-	if err != nil {
-		return sym64Threshold
-	}
-	return n
 }
 
 // WithWarnings sets a function that receives LLVM's warnings, such as a

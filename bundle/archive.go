@@ -58,7 +58,7 @@ func (j *job) unbundleArchive() error {
 	// LLVM's archive writer reads SYM64_THRESHOLD (whatever
 	// OFFLOAD_BUNDLER_IGNORE_ENV_VAR says).
 	v, set := j.LookupEnv("SYM64_THRESHOLD")
-	o.WriteOptions = append(o.WriteOptions, ar.WithSym64Threshold(ar.Sym64ThresholdFromEnv(v, set)))
+	o.WriteOptions = append(o.WriteOptions, ar.WithSym64Threshold(sym64ThresholdFromEnv(v, set)))
 	// LLVM's archive writer prints its warnings (unreadable bitcode
 	// members) with a plain "warning: " tag, never colored.
 	o.Warn = func(msg string) { fmt.Fprintf(j.Stderr, "warning: %s\n", msg) }

@@ -70,6 +70,22 @@ func readEnv(lookup func(string) (string, bool), stderr io.Writer) envSettings {
 	return s
 }
 
+// sym64ThresholdFromEnv returns the threshold LLVM 22's archive writer
+// takes from the SYM64_THRESHOLD environment variable's value (llvm-ar and
+// the offload bundler read it; set says whether it is set): a decimal
+// number that fits in 64 bits, else the writer's default 1<<32.
+func sym64ThresholdFromEnv(value string, set bool) uint64 {
+	const def = 1 << 32
+	if !set || value == "" || !allDigits(value) {
+		return def
+	}
+	n, err := strconv.ParseUint(value, 10, 64)
+	if err != nil {
+		return def
+	}
+	return n
+}
+
 // parseDecimalInt accepts an optional '-' and decimal digits fitting an int32.
 func parseDecimalInt(v string) (int, bool) {
 	s := v

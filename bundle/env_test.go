@@ -1,4 +1,4 @@
-package ar
+package bundle
 
 import "testing"
 
@@ -14,7 +14,7 @@ func TestSym64ThresholdFromEnv(t *testing.T) {
 		{"abc", true, 1 << 32}, {"0x10", true, 1 << 32}, {" 5", true, 1 << 32}, {"+5", true, 1 << 32},
 		{"18446744073709551615", true, 1<<64 - 1}, {"99999999999999999999", true, 1 << 32},
 	} {
-		if got := Sym64ThresholdFromEnv(c.v, c.set); got != c.want {
+		if got := sym64ThresholdFromEnv(c.v, c.set); got != c.want {
 			t.Errorf("%q (set %v): %d, want %d", c.v, c.set, got, c.want)
 		}
 	}
