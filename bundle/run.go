@@ -168,7 +168,7 @@ func (j *job) parseTargets() error {
 			return errorf("Targets need to follow the format '<offload kind>-<target triple>', where '<target triple>' follows the format '<kind>-<arch>-<vendor>-<os>-<env>[-<target id>[:target features]]'.")
 		}
 		if !id.ValidKind() || !id.ValidTriple() {
-			return errorf("%s", targetid.InvalidTargetMessage(raw, id))
+			return errorf("%s", invalidTargetMessage(raw, id))
 		}
 		ids = append(ids, id)
 		if id.IsHost() {
@@ -189,6 +189,24 @@ func (j *job) parseTargets() error {
 		return errorf("expecting exactly one host target but got %d", hosts)
 	}
 	return nil
+}
+
+// invalidTargetMessage returns the bundler's message for a command-line
+// target whose kind or triple is invalid: "invalid target '<raw>'" followed
+// by ", unknown offloading kind '<kind>'" and/or ", unknown target triple
+// '<arch-vendor-os-env>'". It returns "" when both are valid.
+func invalidTargetMessage(raw string, id targetid.ID) string {
+	if id.ValidKind() && id.ValidTriple() {
+		return ""
+	}
+	msg := "invalid target '" + raw + "'"
+	if !id.ValidKind() {
+		msg += ", unknown offloading kind '" + id.Kind + "'"
+	}
+	if !id.ValidTriple() {
+		msg += ", unknown target triple '" + id.Triple() + "'"
+	}
+	return msg
 }
 
 // fileKind is how a -type value is handled.

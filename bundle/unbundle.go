@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/internal/llvmhash"
@@ -264,7 +266,7 @@ func (j *job) unbundle() error {
 	// it too, in LLVM's order, and no output survives it.
 	if !j.AllowMissing {
 		if missing, ok := j.missingTargets(w); ok && len(missing) > 0 {
-			return errorf("%s", targetid.FormatMissing(missing))
+			return errorf("%s", missingMessage(missing))
 		}
 		w.reset()
 	}
@@ -314,7 +316,7 @@ func (j *job) unbundle() error {
 	}
 	remaining := work.Keys()
 	if len(remaining) > 0 && !j.AllowMissing {
-		return errorf("%s", targetid.FormatMissing(remaining))
+		return errorf("%s", missingMessage(remaining))
 	}
 	for _, t := range remaining {
 		path, _ := work.Get(t)
@@ -335,4 +337,28 @@ func (j *job) unbundle() error {
 func isHostID(std string) bool {
 	id, ok := targetid.Parse(std)
 	return ok && id.IsHost()
+}
+
+// missingMessage returns the bundler's "Can't find bundles for" message for
+// the given standardised IDs, listed in byte order: " X", " X and Y" or
+// " X, Y, and Z".
+func missingMessage(ids []string) string {
+	s := slices.Clone(ids)
+	slices.Sort(s)
+	var b strings.Builder
+	b.WriteString("Can't find bundles for")
+	for i, id := range s {
+		switch {
+		case i == 0:
+			b.WriteString(" ")
+		case len(s) == 2:
+			b.WriteString(" and ")
+		case i == len(s)-1:
+			b.WriteString(", and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(id)
+	}
+	return b.String()
 }

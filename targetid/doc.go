@@ -2,8 +2,9 @@
 // clang-offload-bundler 22.1.8: splitting an ID into offload kind, triple and
 // target ID, the validity checks on command-line targets, the standard form
 // written into bundles (including LLVM 22's Triple::normalize), the
-// compatibility of a stored ID with a requested one, the target-ID conflict
-// rule, and the texts of the related error messages.
+// compatibility of a stored ID with a requested one and the target-ID
+// conflict rule. The bundler's error messages built from them are the
+// command line's (package bundle).
 //
 // Everything here reproduces the observable behaviour of the LLVM 22.1.8
 // binary, which the tests check against the reference tool when it is

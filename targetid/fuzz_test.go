@@ -34,7 +34,7 @@ func FuzzParse(f *testing.F) {
 		if again.Kind != id.Kind {
 			t.Fatalf("Standard(%q) = %q changed the kind", s, std)
 		}
-		_ = InvalidTargetMessage(s, id)
+		_ = id.ValidKind() && id.ValidTriple()
 		_ = id.String()
 		_ = Compatible(s, std, true)
 	})

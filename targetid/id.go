@@ -1,7 +1,6 @@
 package targetid
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -117,46 +116,4 @@ func (id ID) String() string {
 		return id.Key()
 	}
 	return id.Key() + "-" + id.TargetID
-}
-
-// InvalidTargetMessage returns the bundler's message for a command-line
-// target whose kind or triple is invalid: "invalid target '<raw>'" followed
-// by ", unknown offloading kind '<kind>'" and/or ", unknown target triple
-// '<arch-vendor-os-env>'". It returns "" when both are valid.
-func InvalidTargetMessage(raw string, id ID) string {
-	if id.ValidKind() && id.ValidTriple() {
-		return ""
-	}
-	msg := "invalid target '" + raw + "'"
-	if !id.ValidKind() {
-		msg += ", unknown offloading kind '" + id.Kind + "'"
-	}
-	if !id.ValidTriple() {
-		msg += ", unknown target triple '" + id.Triple() + "'"
-	}
-	return msg
-}
-
-// FormatMissing returns the bundler's "Can't find bundles for" message for
-// the given standardised IDs, listed in byte order: " X", " X and Y" or
-// " X, Y, and Z".
-func FormatMissing(ids []string) string {
-	s := slices.Clone(ids)
-	slices.Sort(s)
-	var b strings.Builder
-	b.WriteString("Can't find bundles for")
-	for i, id := range s {
-		switch {
-		case i == 0:
-			b.WriteString(" ")
-		case len(s) == 2:
-			b.WriteString(" and ")
-		case i == len(s)-1:
-			b.WriteString(", and ")
-		default:
-			b.WriteString(", ")
-		}
-		b.WriteString(id)
-	}
-	return b.String()
 }
