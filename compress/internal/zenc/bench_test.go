@@ -52,6 +52,7 @@ func BenchmarkPreset(b *testing.B) {
 		encode(nil, src, p, 1)
 	}
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(len(encode(nil, src, p, 1))), "bytes")
 }
 
 // BenchmarkLevel encodes $ZENC_SAMPLE at each level in $ZENC_LEVELS

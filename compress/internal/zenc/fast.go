@@ -15,10 +15,6 @@ import (
 func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 	src := m.src
 	stop := min(end, len(src)-8)
-	shortShift := uint(64 - 8*m.p.minMatch)
-	hlog, llog := 64-uint(m.p.hashLog), 64-uint(m.p.longLog)
-	head, long := m.head, m.long
-	base := m.base
 	lit, p := start, start
 	rep0, rep1, rep2 := m.rep[0], m.rep[1], m.rep[2]
 	for p < stop {
@@ -65,14 +61,10 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 		e := p + n
 		// Index the match's third byte and its end.
 		if q := p + 2; q < stop {
-			v := binary.LittleEndian.Uint64(src[q:])
-			head[(v<<shortShift*prime8)>>hlog] = int32(q - base + 1)
-			long[(v*prime8)>>llog] = int32(q - base + 1)
+			m.indexFast(q)
 		}
 		if q := e - 2; q > p+2 && q < stop {
-			v := binary.LittleEndian.Uint64(src[q:])
-			head[(v<<shortShift*prime8)>>hlog] = int32(q - base + 1)
-			long[(v*prime8)>>llog] = int32(q - base + 1)
+			m.indexFast(q)
 		}
 		p = e
 		lit = p
@@ -110,14 +102,26 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 	cs := int(m.head[hs]) - 1 + m.base
 	cl := int(m.long[hl]) - 1 + m.base
 	pos := int32(p - m.base + 1)
+	if m.chain != nil {
+		m.chain[p&m.mask] = m.head[hs]
+	}
 	m.head[hs], m.long[hl] = pos, pos
+	// The repeat offsets, the longest of them (their first three bytes
+	// compared at once).
 	var n int
 	var off uint32
-	for _, r := range rep[:m.p.reps] {
-		if int(r) <= p && (binary.LittleEndian.Uint32(src[p-int(r):])^uint32(cur))<<8 == 0 {
-			if k := 3 + matchLen(src, p-int(r)+3, p+3, end); k > n {
-				n, off = k, r
-			}
+	c3 := uint32(cur) << 8
+	if r := int(rep[0]); r <= p && binary.LittleEndian.Uint32(src[p-r:])<<8 == c3 {
+		n, off = 3+matchLen(src, p-r+3, p+3, end), rep[0]
+	}
+	if r := int(rep[1]); r <= p && binary.LittleEndian.Uint32(src[p-r:])<<8 == c3 {
+		if k := 3 + matchLen(src, p-r+3, p+3, end); k > n {
+			n, off = k, rep[1]
+		}
+	}
+	if r := int(rep[2]); r <= p && binary.LittleEndian.Uint32(src[p-r:])<<8 == c3 {
+		if k := 3 + matchLen(src, p-r+3, p+3, end); k > n {
+			n, off = k, rep[2]
 		}
 	}
 	if n >= m.p.targetLen {
@@ -132,7 +136,56 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 			n, off = k, uint32(p-cs)
 		}
 	}
+	if m.chain != nil && n < m.p.targetLen {
+		n, off = m.chainAt(p, end, cs, n, off, rep[0])
+	}
 	return n, off
+}
+
+// chainAt looks for a better match than n bytes at off among the older
+// positions of cand's chain (cand itself was tried), depth candidates at
+// most. Only the positions parseFast visits are chained, which keeps the
+// chains short and cheap to keep.
+func (m *matcher) chainAt(p, end, cand, n int, off, rep0 uint32) (int, uint32) {
+	src := m.src
+	cur := binary.LittleEndian.Uint32(src[p:])
+	best := score(n, off, rep0)
+	if n == 0 {
+		best = 0
+	}
+	for d := m.p.depth; d > 0; d-- {
+		if cand < m.base || p-cand > m.mask {
+			break
+		}
+		next := int(m.chain[cand&m.mask]) - 1 + m.base
+		if next < m.base || next >= cand || p-next > 1<<WindowLog {
+			break
+		}
+		cand = next
+		if p+n < end && src[cand+n] != src[p+n] || binary.LittleEndian.Uint32(src[cand:]) != cur {
+			continue
+		}
+		k := 4 + matchLen(src, cand+4, p+4, end)
+		if o := uint32(p - cand); k >= m.p.minMatch && k >= farMin(o) && score(k, o, rep0) > best {
+			n, off, best = k, o, score(k, o, rep0)
+			if n >= m.p.targetLen {
+				break
+			}
+		}
+	}
+	return n, off
+}
+
+// indexFast records p in parseFast's tables (and chain).
+func (m *matcher) indexFast(p int) {
+	v := binary.LittleEndian.Uint64(m.src[p:])
+	hs := (v << (64 - 8*m.p.minMatch) * prime8) >> (64 - m.p.hashLog)
+	pos := int32(p - m.base + 1)
+	if m.chain != nil {
+		m.chain[p&m.mask] = m.head[hs]
+	}
+	m.head[hs] = pos
+	m.long[(v*prime8)>>(64-m.p.longLog)] = pos
 }
 
 // longAt returns the 8-byte table's match at p (length 0 if none) and

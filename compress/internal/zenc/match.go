@@ -17,7 +17,6 @@ type params struct {
 	ldmLog    uint  // one position in 1<<ldmLog is indexed for them (at least 5)
 	longLog   uint8 // a second table of 8-byte hashes (0: none)
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
-	reps      int   // parseFast: repeat offsets tried at each position (1..3)
 	fast      bool  // parseFast: greedy, both tables, no scoring (needs longLog, no chains)
 }
 

@@ -18,16 +18,24 @@ func levelParams(level, n int) params {
 	}
 	switch {
 	case level <= 4:
-		// parseFast: greedy, one hash table of 5-byte and one of 8-byte
-		// prefixes, the repeat offsets first.
-		return params{minMatch: 5, hashLog: 17, longLog: 18, depth: 1, lazy: 1, targetLen: 128, fast: true, reps: 3}
+		// parseFast: the repeat offsets, then one hash table of 5-byte
+		// and one of 8-byte prefixes (the latest position each), one byte
+		// of lazy evaluation.
+		return params{minMatch: 5, hashLog: 17, longLog: 18, lazy: 1, targetLen: 128, fast: true}
 	case level <= 6:
-		// Hash chains, two bytes ahead; tables that stay in cache (the
-		// long-distance matches reach further).
-		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
+		// The same with 4-byte matches, larger tables, two bytes lazy.
+		return params{minMatch: 4, hashLog: 18, longLog: 20, lazy: 2, targetLen: 256, fast: true}
+	case level <= 8:
+		// And chains of the positions parseFast visits, 4 deep.
+		return params{minMatch: 5, hashLog: 18, longLog: 20, chainLog: 18, depth: 4, lazy: 2, targetLen: 256, fast: true}
+	case level <= 10:
+		return params{minMatch: 4, hashLog: 18, longLog: 20, chainLog: 20, depth: 8, lazy: 2, targetLen: 256, fast: true}
+	case level <= 11:
+		return params{minMatch: 4, hashLog: 18, longLog: 20, chainLog: 20, depth: 16, lazy: 2, targetLen: 256, fast: true}
 	case level <= 12:
-		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
+		return params{minMatch: 4, hashLog: 20, longLog: 20, chainLog: 22, depth: 32, lazy: 2, targetLen: 256, fast: true}
 	case level <= 18:
+		// parse: chains of every position, long-distance matches.
 		return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
 	}
 	return params{minMatch: 4, hashLog: 21, chainLog: 23, depth: 256, lazy: 2, targetLen: 1024, ldm: true}
