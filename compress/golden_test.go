@@ -1,0 +1,97 @@
+package compress
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"testing"
+)
+
+// corpus3 is testdata/corpus-3gpu.cbc inflated: LLVM 22's uncompressed
+// bundle of three real code objects (gfx906, gfx90a, gfx1100) from
+// scripts/gen-corpus.sh with CORPUS_VARIANTS=1, 1,272,664 bytes; the file
+// is LLVM 22's level-19 CCOB of it.
+func corpus3(t testing.TB) []byte {
+	t.Helper()
+	src, _, err := DecompressLLVM(readTestdata(t, "corpus-3gpu.cbc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(src) != 1272664 {
+		t.Fatalf("corpus-3gpu.cbc holds %d bytes, want 1272664", len(src))
+	}
+	return src
+}
+
+// llvmSizes are LLVM 22.1.8's CCOB sizes for corpus3 at each level
+// (clang-offload-bundler -type=o -bundle-align=4096 -compress
+// -compression-level=N).
+var llvmSizes = map[int]int{
+	1: 101485, 2: 98085, 3: 99964, 4: 99812, 5: 98252, 6: 94528, 7: 94292, 8: 93218,
+	9: 93219, 10: 92955, 11: 92858, 12: 92858, 13: 92507, 16: 83624, 19: 79169,
+	20: 79169, 21: 78888, 22: 79091,
+}
+
+// golden pins the encoder's output per level on corpus3: the CCOB's size
+// and the first bytes of its SHA-256. A change of encoder that changes
+// them must update this table, and the README's and NOTES.md's numbers
+// with it.
+var golden = map[int]struct {
+	size int
+	sum  string
+}{
+	-5: {93738, "f8979bc1e4bd48dc"},
+	0:  {93738, "f8979bc1e4bd48dc"},
+	1:  {93738, "f8979bc1e4bd48dc"},
+	2:  {93738, "f8979bc1e4bd48dc"},
+	3:  {93738, "f8979bc1e4bd48dc"},
+	4:  {93738, "f8979bc1e4bd48dc"},
+	5:  {92154, "f719f01014ee5110"},
+	6:  {92154, "f719f01014ee5110"},
+	7:  {90720, "b29aa59804674243"},
+	8:  {90720, "b29aa59804674243"},
+	9:  {89741, "86123c281dc29288"},
+	10: {89741, "86123c281dc29288"},
+	11: {89576, "71d7efb998ce8358"},
+	12: {89264, "cea3d2368a85ea08"},
+	13: {85847, "c60e3f0fc029af92"},
+	16: {85847, "c60e3f0fc029af92"},
+	19: {85884, "ef9c45c6b25d8f29"},
+	20: {85884, "ef9c45c6b25d8f29"},
+	21: {85884, "ef9c45c6b25d8f29"},
+	22: {85884, "ef9c45c6b25d8f29"},
+}
+
+func TestGoldenLevels(t *testing.T) {
+	src := corpus3(t)
+	levels := []int{-5, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 19, 20, 21, 22}
+	if testing.Short() {
+		levels = levels[:14]
+	}
+	for _, level := range levels {
+		h := sha256.New()
+		n := &countWriter{w: h}
+		if _, err := Compress(n, src, Options{Level: level}); err != nil {
+			t.Fatal(err)
+		}
+		sum := hex.EncodeToString(h.Sum(nil))[:16]
+		g, ok := golden[level]
+		if !ok || g.size != n.n || g.sum != sum {
+			t.Errorf("level %d: %d bytes, sha256 %s; golden %d, %s", level, n.n, sum, g.size, g.sum)
+		}
+		// The ratio goal: no larger than LLVM 22's at levels up to 12.
+		if l, ok := llvmSizes[level]; ok && level <= 12 && n.n > l {
+			t.Errorf("level %d: %d bytes, LLVM 22 writes %d", level, n.n, l)
+		}
+	}
+}
+
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.w.Write(p)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package zenc
+
+const raceEnabled = false
