@@ -6,6 +6,7 @@ package difftest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -120,12 +121,22 @@ type Outcome struct {
 // Run runs bin with c in a fresh folder and collects the outcome.
 func Run(t testing.TB, bin string, c Case) Outcome {
 	t.Helper()
-	dir := t.TempDir()
+	o, err := run(t.TempDir(), bin, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// run runs bin with c in dir, an empty folder, and collects the outcome; it
+// fails only when the case's files cannot be written or bin cannot be run.
+// It may run on any goroutine.
+func run(dir, bin string, c Case) (Outcome, error) {
 	for name, data := range c.Files {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
+			return Outcome{}, err
 		}
 	}
 	argv0 := c.Argv0
@@ -143,11 +154,11 @@ func Run(t testing.TB, bin string, c Case) Outcome {
 	if err := cmd.Run(); err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
-			t.Fatalf("%s: %v", bin, err)
+			return Outcome{}, fmt.Errorf("%s: %v", bin, err)
 		}
 		code = ee.ExitCode()
 	}
-	return Outcome{Code: code, Stdout: out.String(), Stderr: errb.String(), Files: ReadTree(dir)}
+	return Outcome{Code: code, Stdout: out.String(), Stderr: errb.String(), Files: ReadTree(dir)}, nil
 }
 
 // keptEnv lists the variables of the test's environment the tools see:
@@ -185,17 +196,19 @@ func ReadTree(dir string) map[string][]byte {
 
 // Diff describes how two outcomes differ, or returns "". When both runs
 // failed, files that only LLVM left behind are not counted: LLVM's tools
-// leave partial outputs on errors, goffload's leave none by design.
+// leave partial outputs on errors, goffload's leave none by design. Output
+// and files that differ are reported with both lengths and the first
+// differing offset.
 func Diff(want, got Outcome) string {
 	var b strings.Builder
 	if want.Code != got.Code {
 		fmt.Fprintf(&b, "exit status: LLVM %d, ours %d\n", want.Code, got.Code)
 	}
 	if want.Stdout != got.Stdout {
-		fmt.Fprintf(&b, "stdout:\nLLVM: %q\nours: %q\n", want.Stdout, got.Stdout)
+		fmt.Fprintf(&b, "stdout: %s:\nLLVM: %q\nours: %q\n", Describe([]byte(want.Stdout), []byte(got.Stdout)), want.Stdout, got.Stdout)
 	}
 	if want.Stderr != got.Stderr {
-		fmt.Fprintf(&b, "stderr:\nLLVM: %q\nours: %q\n", want.Stderr, got.Stderr)
+		fmt.Fprintf(&b, "stderr: %s:\nLLVM: %q\nours: %q\n", Describe([]byte(want.Stderr), []byte(got.Stderr)), want.Stderr, got.Stderr)
 	}
 	names := map[string]bool{}
 	for n := range want.Files {
@@ -220,8 +233,93 @@ func Diff(want, got Outcome) string {
 		case !inG:
 			fmt.Fprintf(&b, "file %s: only LLVM wrote it (%d bytes)\n", n, len(w))
 		case !bytes.Equal(w, g):
-			fmt.Fprintf(&b, "file %s: contents differ (LLVM %d bytes, ours %d bytes)\n", n, len(w), len(g))
+			fmt.Fprintf(&b, "file %s: contents differ: %s\n", n, Describe(w, g))
 		}
 	}
 	return b.String()
+}
+
+// FirstDifference returns the offset of the first byte at which a and b
+// differ: the shorter one's length when it is a prefix of the other, -1 when
+// they are equal.
+func FirstDifference(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) == len(b) {
+		return -1
+	}
+	return n
+}
+
+// Describe says where LLVM's bytes (a) and ours (b) part: both lengths and
+// the first differing offset, or "identical".
+func Describe(a, b []byte) string {
+	off := FirstDifference(a, b)
+	if off < 0 {
+		return fmt.Sprintf("identical (%d bytes)", len(a))
+	}
+	return fmt.Sprintf("LLVM %d bytes, ours %d bytes, first difference at offset %d (%#x)", len(a), len(b), off, off)
+}
+
+// A Normalizer rewrites an outcome before the comparison, to hide what
+// legitimately differs between two runs: timings, random temporary names,
+// the scratch folder's path. It sees each tool's outcome in turn.
+type Normalizer func(*Outcome)
+
+// Compare runs each case as a parallel subtest of t (named after Case.Name,
+// or the arguments when it has none): with the reference tool ref and with
+// ours, at the same time and each in a scratch folder of its own. Both
+// outcomes go through the normalizers in order, and the subtest fails with
+// Diff's report when they differ. A case without Argv0 runs under the
+// reference tool's base name.
+//
+// The subtests run after t's function returns: the cases, their files and
+// anything the normalizers use must not change after Compare returns, and
+// must not be released by a deferred call in t's function (use t.Cleanup).
+func Compare(t *testing.T, ref, ours string, cases []Case, norm ...Normalizer) {
+	t.Helper()
+	for _, c := range cases {
+		name := c.Name
+		if name == "" {
+			name = strings.Join(c.Args, " ")
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			CompareCase(t, ref, ours, c, norm...)
+		})
+	}
+}
+
+// CompareCase is one case of Compare, run in t itself: both tools at the
+// same time, normalized, compared.
+func CompareCase(t testing.TB, ref, ours string, c Case, norm ...Normalizer) {
+	t.Helper()
+	if c.Argv0 == "" {
+		c.Argv0 = filepath.Base(ref)
+	}
+	refDir, oursDir := t.TempDir(), t.TempDir()
+	var want, got Outcome
+	var wantErr, gotErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		want, wantErr = run(refDir, ref, c)
+	}()
+	got, gotErr = run(oursDir, ours, c)
+	wg.Wait()
+	if wantErr != nil || gotErr != nil {
+		t.Fatal(errors.Join(wantErr, gotErr))
+	}
+	for _, n := range norm {
+		n(&want)
+		n(&got)
+	}
+	if d := Diff(want, got); d != "" {
+		t.Errorf("%q\n%s", c.Args, d)
+	}
 }
