@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/internal/difftest"
 	"github.com/goffload/goffload/internal/llvmref"
 )
 
 // clang-22 run with -B pointing at our llvm-offload-binary produces the same
 // object as with LLVM's tool.
 func TestClangUsesOurTool(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs clang")
 	}
@@ -64,7 +66,7 @@ func TestClangUsesOurTool(t *testing.T) {
 			r, _ := os.ReadFile(filepath.Join(work, "ref.o"))
 			o, _ := os.ReadFile(filepath.Join(work, "ours.o"))
 			if !bytes.Equal(r, o) {
-				t.Errorf("objects differ (%d vs %d bytes)", len(r), len(o))
+				t.Errorf("objects differ: %s", difftest.Describe(r, o))
 			}
 		})
 	}

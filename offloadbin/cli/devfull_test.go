@@ -15,6 +15,7 @@ import (
 // error, reported at exit after everything else ran. (Never --archive to a
 // device here: LLVM 22 renames its temporary archive over the device.)
 func TestDiffDevFull(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full")
 	}

@@ -13,6 +13,7 @@ import (
 
 // Malformed COFF and ELF objects: LLVM's object-reader checks and messages.
 func TestDiffHostileObjects(t *testing.T) {
+	t.Parallel()
 	win, err := os.ReadFile(filepath.Join(inputs, "omp_win.obj"))
 	if err != nil {
 		t.Fatal(err)

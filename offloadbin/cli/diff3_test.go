@@ -34,6 +34,7 @@ func pack(t *testing.T, images ...string) []byte {
 
 // Archive-writer messages (symbol-table reading of the members) and colors.
 func TestDiffArchiveMessages(t *testing.T) {
+	t.Parallel()
 	badELF := pack(t, "\x7fELF\x05\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x3e\x00")
 	odd := pack(t, "abc", "de")
 	files := map[string][]byte{"badelf.bin": badELF, "odd.bin": odd}
@@ -123,6 +124,7 @@ func TestDiffArchiveMessages(t *testing.T) {
 // host bitcode whose module LLVM's full reader rejects ("Failed to create
 // module") is accepted by ours, which reads only what extraction needs.
 func TestDiffKnownGaps(t *testing.T) {
+	t.Parallel()
 	var cases []difftest.Case
 	for _, a := range []string{"--oimage", "--oq", "-ozz=3", "--orivc", "--mie", "--hsercr-a", "--vaspinzat", "--xlvaoervn"} {
 		cases = append(cases, difftest.Case{Name: "nearest " + a, Args: []string{a}})
@@ -153,6 +155,7 @@ func TestDiffKnownGaps(t *testing.T) {
 // Malformed archives: the ar package's LLVM messages, and thin archives
 // whose member files are missing.
 func TestDiffHostileArchives(t *testing.T) {
+	t.Parallel()
 	in := inputFiles(t)
 	lib := in["libk.a"]
 	i := bytes.Index(lib, []byte("knew.o/"))
@@ -182,6 +185,7 @@ func TestDiffHostileArchives(t *testing.T) {
 // Random key/value sets with arbitrary bytes (hash collisions, table
 // growth, tail merging of binary strings), packaged by both tools.
 func TestDiffPackageRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(22, 1))
 	randStr := func(max int) string {
 		b := make([]byte, rng.IntN(max+1))
@@ -226,6 +230,7 @@ func TestDiffPackageRandom(t *testing.T) {
 
 // AIX big archives (llvm-ar --format=bigarchive), valid and malformed.
 func TestDiffBigArchive(t *testing.T) {
+	t.Parallel()
 	llvmAr := llvmref.Need(t, "llvm-ar")
 	in := inputFiles(t)
 	dir := t.TempDir()

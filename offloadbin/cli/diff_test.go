@@ -51,18 +51,12 @@ func merge(ms ...map[string][]byte) map[string][]byte {
 	return out
 }
 
+// compare runs every case with LLVM's llvm-offload-binary and ours
+// (difftest.Compare: parallel subtests).
 func compare(t *testing.T, cases []difftest.Case) {
 	t.Helper()
 	llvm, ours := tools(t)
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			want := difftest.Run(t, llvm, c)
-			got := difftest.Run(t, ours, c)
-			if d := difftest.Diff(want, got); d != "" {
-				t.Errorf("%v:\n%s", c.Args, d)
-			}
-		})
-	}
+	difftest.Compare(t, llvm, ours, cases)
 }
 
 var golden = filepath.Join("..", "testdata", "golden")
@@ -74,6 +68,7 @@ func imageFiles(t *testing.T) map[string][]byte {
 
 // Every golden packaging case, run by both tools.
 func TestDiffPackageGolden(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(filepath.Join(golden, "cases.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +86,7 @@ func TestDiffPackageGolden(t *testing.T) {
 }
 
 func TestDiffPackage(t *testing.T) {
+	t.Parallel()
 	img := imageFiles(t)
 	withDir := merge(img, map[string][]byte{"d/x": nil})
 	c := func(name string, args ...string) difftest.Case {
@@ -140,6 +136,7 @@ func TestDiffPackage(t *testing.T) {
 }
 
 func TestDiffCommandLine(t *testing.T) {
+	t.Parallel()
 	img := imageFiles(t)
 	c := func(name string, args ...string) difftest.Case {
 		return difftest.Case{Name: name, Files: img, Args: args}
@@ -202,6 +199,7 @@ func inputFiles(t *testing.T) map[string][]byte {
 }
 
 func TestDiffExtract(t *testing.T) {
+	t.Parallel()
 	in := inputFiles(t)
 	var cases []difftest.Case
 	full := map[string]bool{"p2.bin": true, "knew.o": true, "libmix.a": true, "reloc.o": true}
@@ -274,6 +272,7 @@ func overreadThen(p2 []byte, off int, past uint64, bad int, v uint32) []byte {
 // are the two patches of p2.bin that crash LLVM 22 (a string count of 0x100,
 // a key offset of 0x10000).
 func TestDiffHostile(t *testing.T) {
+	t.Parallel()
 	p2, err := os.ReadFile(filepath.Join(inputs, "p2.bin"))
 	if err != nil {
 		t.Fatal(err)
