@@ -38,6 +38,7 @@ func bombArchive(t *testing.T, path string, size uint64) {
 // in memory: 1.5 GB peak RSS for this 512 MiB member, against 6 MB after
 // (24 MB under -race).
 func TestArchiveDecompressionBomb(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("decompresses 512 MiB")
 	}

@@ -21,56 +21,64 @@ import (
 // archiveFiles builds, with clang 22 and LLVM's own tools, a folder of
 // heterogeneous device archives: ELF fat objects from a real HIP -fgpu-rdc
 // compile, binary bundles, a compressed bundle, a plain object, GNU, thin,
-// BSD and AIX big archives.
+// BSD and AIX big archives. They are built once per test process; each
+// caller gets its own copy.
 func archiveFiles(t *testing.T, ref string) map[string][]byte {
 	t.Helper()
 	clang := llvmref.Need(t, "clang")
 	llvmar := llvmref.Need(t, "llvm-ar")
-	dir := t.TempDir()
-	run := func(env []string, argv ...string) {
-		t.Helper()
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", argv, err, out)
+	return archiveInputs.get(t, func(dir string, logf func(string, ...any)) error {
+		var err error
+		run := func(env []string, argv ...string) {
+			if err != nil {
+				return
+			}
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), env...)
+			if out, e := cmd.CombinedOutput(); e != nil {
+				err = fmt.Errorf("%v: %v\n%s", argv, e, out)
+			}
 		}
-	}
-	src, err := os.ReadFile("../testdata/example/kernel.hip")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "k.hip"), src, 0o644)
-	os.WriteFile(filepath.Join(dir, "plain.c"), []byte("int plainfn(void){return 1;}\nint plainvar = 2;\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "d1"), []byte("DEV1 code"), 0o644)
-	os.WriteFile(filepath.Join(dir, "d2"), []byte("DEV2 code!"), 0o644)
-	os.WriteFile(filepath.Join(dir, "h"), []byte("HOST"), 0o644)
-	run(nil, clang, "-x", "hip", "--offload-arch=gfx906", "--offload-arch=gfx90a:xnack+", "-nogpulib", "-nogpuinc", "-fgpu-rdc", "-c", "k.hip", "-cuid=abc", "-o", "memA.o")
-	run(nil, clang, "-c", "plain.c", "-o", "plain.o")
-	run(nil, ref, "-type=bc", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906:xnack+,openmp-amdgcn-amd-amdhsa--gfx908", "-input=h", "-input=d1", "-input=d2", "-output=memB.o")
-	run(nil, ref, "-type=bc", "-targets=hip-amdgcn-amd-amdhsa--gfx908,hipv4-amdgcn-amd-amdhsa--gfx1030", "-input=d1", "-input=d2", "-output=memC.o", "-compress")
-	// The bundler refuses to write conflicting targets; write them directly.
-	var conf bytes.Buffer
-	binfmt.Write(&conf, []binfmt.Source{
-		{ID: "hip-amdgcn-amd-amdhsa--gfx906", R: strings.NewReader("DEV1"), Size: 4},
-		{ID: "hip-amdgcn-amd-amdhsa--gfx906:xnack+", R: strings.NewReader("DEV2"), Size: 4},
-	}, 1)
-	os.WriteFile(filepath.Join(dir, "conf.o"), conf.Bytes(), 0o644)
-	run(nil, ref, "-type=bc", "-targets=hip-amdgcn-amd-amdhsa--gfx906", "-input=d2", "-output=noext")
-	run(nil, ref, "-type=bc", "-targets=hip-nvptx64-nvidia-cuda--sm_70,hip-amdgcn-amd-amdhsa--gfx906", "-input=d1", "-input=d2", "-output=my.lib.o")
-	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	run(nil, "cp", "memB.o", "sub/memA.o")
-	run(nil, llvmar, "rcs", "libt.a", "memA.o", "memB.o", "memC.o", "plain.o", "noext", "my.lib.o")
-	run(nil, llvmar, "qcs", "libdup.a", "memA.o", "sub/memA.o", "memA.o")
-	run(nil, llvmar, "rcs", "libconf.a", "memA.o", "conf.o")
-	run(nil, llvmar, "rcsT", "libthin.a", "memA.o", "sub/memA.o", "memB.o")
-	run(nil, llvmar, "rcs", "--format=bsd", "libbsd.a", "memA.o", "memB.o", "memC.o")
-	run(nil, llvmar, "rcs", "--format=bigarchive", "libbig.a", "memA.o", "memB.o", "memC.o")
-	run(nil, llvmar, "rcs", "libplain.a", "plain.o")
-	return difftest.ReadTree(dir)
+		src, err := os.ReadFile("../testdata/example/kernel.hip")
+		if err != nil {
+			return err
+		}
+		os.WriteFile(filepath.Join(dir, "k.hip"), src, 0o644)
+		os.WriteFile(filepath.Join(dir, "plain.c"), []byte("int plainfn(void){return 1;}\nint plainvar = 2;\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "d1"), []byte("DEV1 code"), 0o644)
+		os.WriteFile(filepath.Join(dir, "d2"), []byte("DEV2 code!"), 0o644)
+		os.WriteFile(filepath.Join(dir, "h"), []byte("HOST"), 0o644)
+		run(nil, clang, "-x", "hip", "--offload-arch=gfx906", "--offload-arch=gfx90a:xnack+", "-nogpulib", "-nogpuinc", "-fgpu-rdc", "-c", "k.hip", "-cuid=abc", "-o", "memA.o")
+		run(nil, clang, "-c", "plain.c", "-o", "plain.o")
+		run(nil, ref, "-type=bc", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906:xnack+,openmp-amdgcn-amd-amdhsa--gfx908", "-input=h", "-input=d1", "-input=d2", "-output=memB.o")
+		run(nil, ref, "-type=bc", "-targets=hip-amdgcn-amd-amdhsa--gfx908,hipv4-amdgcn-amd-amdhsa--gfx1030", "-input=d1", "-input=d2", "-output=memC.o", "-compress")
+		// The bundler refuses to write conflicting targets; write them directly.
+		var conf bytes.Buffer
+		binfmt.Write(&conf, []binfmt.Source{
+			{ID: "hip-amdgcn-amd-amdhsa--gfx906", R: strings.NewReader("DEV1"), Size: 4},
+			{ID: "hip-amdgcn-amd-amdhsa--gfx906:xnack+", R: strings.NewReader("DEV2"), Size: 4},
+		}, 1)
+		os.WriteFile(filepath.Join(dir, "conf.o"), conf.Bytes(), 0o644)
+		run(nil, ref, "-type=bc", "-targets=hip-amdgcn-amd-amdhsa--gfx906", "-input=d2", "-output=noext")
+		run(nil, ref, "-type=bc", "-targets=hip-nvptx64-nvidia-cuda--sm_70,hip-amdgcn-amd-amdhsa--gfx906", "-input=d1", "-input=d2", "-output=my.lib.o")
+		os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+		run(nil, "cp", "memB.o", "sub/memA.o")
+		run(nil, llvmar, "rcs", "libt.a", "memA.o", "memB.o", "memC.o", "plain.o", "noext", "my.lib.o")
+		run(nil, llvmar, "qcs", "libdup.a", "memA.o", "sub/memA.o", "memA.o")
+		run(nil, llvmar, "rcs", "libconf.a", "memA.o", "conf.o")
+		run(nil, llvmar, "rcsT", "libthin.a", "memA.o", "sub/memA.o", "memB.o")
+		run(nil, llvmar, "rcs", "--format=bsd", "libbsd.a", "memA.o", "memB.o", "memC.o")
+		run(nil, llvmar, "rcs", "--format=bigarchive", "libbig.a", "memA.o", "memB.o", "memC.o")
+		run(nil, llvmar, "rcs", "libplain.a", "plain.o")
+		return err
+	})
 }
 
+var archiveInputs sharedInputs
+
 func TestDiffArchive(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := archiveFiles(t, ref)
 	const (
@@ -136,6 +144,7 @@ func TestDiffArchive(t *testing.T) {
 // StringMap order; an archive, a text bundle, a plain object or an empty
 // file list nothing; a damaged section header is reported in LLVM's words.
 func TestDiffArchiveList(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := archiveFiles(t, ref)
 	made := func(args ...string) []byte {
@@ -166,6 +175,7 @@ func TestDiffArchiveList(t *testing.T) {
 // names) and the output member names built from them; a thin archive whose
 // member file is missing or is a folder.
 func TestDiffArchiveMemberNames(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := archiveFiles(t, ref)
 	const k906 = "hip-amdgcn-amd-amdhsa--gfx906"
@@ -225,6 +235,7 @@ func TestDiffArchiveMemberNames(t *testing.T) {
 // no symbols; bitcode with nothing after the magic is an object without
 // symbols (an empty symbol table).
 func TestDiffArchiveUnreadableBitcode(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	clang := llvmref.Need(t, "clang")
 	dir := t.TempDir()
@@ -277,6 +288,7 @@ func TestDiffArchiveUnreadableBitcode(t *testing.T) {
 // llvm-objcopy refuses to make fails with its words (e_phoff past the end);
 // an odd e_phoff moves the host object's sections as objcopy moves them.
 func TestDiffArchiveMalformedMember(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := archiveFiles(t, ref)
 	p := elfPatcher{files["memA.o"]}
@@ -330,6 +342,7 @@ func TestDiffArchiveMalformedMember(t *testing.T) {
 // a silently missing output is worse than an error), once LLVM's own checks
 // have passed.
 func TestArchiveSameStandardTargets(t *testing.T) {
+	t.Parallel()
 	bin := ours.Path(t)
 	var member bytes.Buffer
 	binfmt.Write(&member, []binfmt.Source{

@@ -17,6 +17,7 @@ import (
 // length that wraps with a valid offset crashes it (it hashes an ID of
 // nearly 2^64 bytes): there we give a clear error and write nothing.
 func TestDiffBinaryWrappedBounds(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	b := refMake(t, ref, "-type=bc", "-targets="+host+","+gfx906+","+gfx908, "-input=hb", "-input=b1", "-input=b2")
 	le := binary.LittleEndian
@@ -80,6 +81,7 @@ func TestDiffBinaryWrappedBounds(t *testing.T) {
 	} {
 		c := difftest.Case{Files: files, Args: append([]string{"-type=bc"}, tc.args...), Argv0: "clang-offload-bundler"}
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
 			want := difftest.Run(t, ref, c)
 			got := difftest.Run(t, ours, c)
 			t.Logf("LLVM 22: exit %d, stdout %q, stderr %.200q", want.Code, want.Stdout, want.Stderr)

@@ -87,6 +87,7 @@ func runRSS(t *testing.T, dir, bin string, args ...string) (string, int, int64) 
 // LLVM 22 lists and unbundles it (given the memory: 3.5 GB and 7 GB for
 // the 3.5 GB bomb), as we do.
 func TestDecompressionBomb(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("decompresses a gigabyte")
 	}

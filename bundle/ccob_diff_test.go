@@ -2,7 +2,6 @@ package bundle_test
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -11,27 +10,11 @@ import (
 	"github.com/goffload/goffload/internal/llvmref"
 )
 
-// compareDry is compare for cases that may print an objcopy command line
-// (-###): the temp file name and the objcopy path are hidden.
-func compareDry(t *testing.T, ref, ours string, cases []difftest.Case) {
-	t.Helper()
-	objcopy := regexp.MustCompile(`(?m)^"[^"]*llvm-objcopy"`)
-	for _, c := range cases {
-		name := c.Name
-		if name == "" {
-			name = strings.Join(c.Args, " ")
-		}
-		t.Run(name, func(t *testing.T) {
-			c.Argv0 = "clang-offload-bundler"
-			want, got := normalize(difftest.Run(t, ref, c)), normalize(difftest.Run(t, ours, c))
-			for _, o := range []*difftest.Outcome{&want, &got} {
-				o.Stderr = objcopy.ReplaceAllString(tmpRE.ReplaceAllString(o.Stderr, "TMP"), `"OBJCOPY"`)
-			}
-			if d := difftest.Diff(want, got); d != "" {
-				t.Errorf("%v\n%s", c.Args, d)
-			}
-		})
-	}
+// hideDry hides what may differ in the llvm-objcopy command line that -###
+// prints: the temporary file's random name, and objcopy's path, which LLVM
+// finds from its own location.
+func hideDry(o *difftest.Outcome) {
+	o.Stderr = objcopyRE.ReplaceAllString(tmpRE.ReplaceAllString(o.Stderr, "TMP"), `"OBJCOPY"`)
 }
 
 // A compressed ELF fat object: LLVM lists it and extracts device code from
@@ -39,6 +22,7 @@ func compareDry(t *testing.T, ref, ours string, cases []difftest.Case) {
 // which holds the CCOB, so objcopy fails. The same happens with standard
 // input, which LLVM has read to its end before objcopy reads it.
 func TestDiffCompressedFatObject(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := objectFiles(t)
 	const targets = "-targets=" + host + "," + gfx906
@@ -77,12 +61,13 @@ func TestDiffCompressedFatObject(t *testing.T) {
 			cases = append(cases, difftest.Case{Name: in + " on stdin " + strings.Join(args, " "), Files: files, Args: args, Stdin: files[in]})
 		}
 	}
-	compareDry(t, ref, ours, cases)
+	compare(t, ref, ours, cases, hideDry)
 }
 
 // LLVM opens the output before it compresses: an output it cannot create
 // is reported without the verbose statistics of the compression.
 func TestDiffCompressOutputFails(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := objectFiles(t)
 	for k, v := range baseFiles {
@@ -105,7 +90,7 @@ func TestDiffCompressOutputFails(t *testing.T) {
 	// The one success whose output is LLVM's own bytes: objcopy replaces
 	// the compressed empty container.
 	cases = append(cases, difftest.Case{Files: files, Args: []string{"-type=o", "-input=clang.o", "-targets=" + host + "," + gfx906, "-input=b1", "-output=x", "-compress", "-verbose"}})
-	compareDry(t, ref, ours, cases)
+	compare(t, ref, ours, cases, hideDry)
 }
 
 // A CCOB followed by zero padding (LLVM 22 rejects it; we read it): the
@@ -113,6 +98,7 @@ func TestDiffCompressOutputFails(t *testing.T) {
 // padding, and the host object of a padded compressed fat object is made
 // in process since LLVM has no answer to match.
 func TestPaddedCCOBVerbose(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	a := refMake(t, ref, "-type=bc", "-targets="+host+","+gfx906, "-input=hb", "-input=b1", "-compress")
 	h, err := compress.ParseHeader(a)
@@ -148,6 +134,7 @@ func TestPaddedCCOBVerbose(t *testing.T) {
 // each member's host object (a compressed fat object's too) and the host
 // code objects it archives are empty.
 func TestDiffArchiveDryRun(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := archiveFiles(t, ref)
 	var b bytes.Buffer
@@ -162,5 +149,5 @@ func TestDiffArchiveDryRun(t *testing.T) {
 		args := append([]string{"-type=a", "-unbundle", "-input=libc.a", "-targets=host-x86_64-pc-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-output=h.a", "-output=d.a", "-allow-missing-bundles"}, extra...)
 		cases = append(cases, difftest.Case{Files: files, Args: args})
 	}
-	compareDry(t, ref, ours, cases)
+	compare(t, ref, ours, cases, hideDry)
 }

@@ -1,6 +1,7 @@
 package bundle_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 // Output names that cannot be files: LLVM reports open(2)'s error on the
 // name (an empty name, a trailing slash), never a failed rename.
 func TestDiffOutputNames(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	b := refMake(t, ref, "-type=bc", "-targets="+host+","+gfx906, "-input=hb", "-input=b1")
 	files := withFiles(map[string][]byte{"b.bc": b})
@@ -38,6 +40,7 @@ func TestDiffOutputNames(t *testing.T) {
 // and the "Did you mean" line follows LLVM's option map order, leaves out
 // -h and --color, drops an empty "=" and never gives --help a value.
 func TestDiffOptionSpellings(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	var cases []difftest.Case
 	for _, a := range []string{
@@ -55,21 +58,9 @@ func TestDiffOptionSpellings(t *testing.T) {
 // between the two runs.
 var scratchRE = regexp.MustCompile(regexp.QuoteMeta(os.TempDir()) + `/[^/']+/[0-9]+`)
 
-// compareInScratch is compare for messages that name the scratch folder.
-func compareInScratch(t *testing.T, ref, ours string, cases []difftest.Case) {
-	t.Helper()
-	for _, c := range cases {
-		t.Run(strings.Join(c.Args, " "), func(t *testing.T) {
-			c.Argv0 = "clang-offload-bundler"
-			want := difftest.Run(t, ref, c)
-			got := difftest.Run(t, ours, c)
-			want.Stderr = scratchRE.ReplaceAllString(want.Stderr, "DIR")
-			got.Stderr = scratchRE.ReplaceAllString(got.Stderr, "DIR")
-			if d := difftest.Diff(want, got); d != "" {
-				t.Errorf("%v\n%s", c.Args, d)
-			}
-		})
-	}
+// hideScratch hides the scratch folder in messages that name it.
+func hideScratch(o *difftest.Outcome) {
+	o.Stderr = scratchRE.ReplaceAllString(o.Stderr, "DIR")
 }
 
 // Response files: quotes, empty tokens, byte order marks, UTF-16, NULs,
@@ -77,6 +68,7 @@ func compareInScratch(t *testing.T, ref, ours string, cases []difftest.Case) {
 // and folders (LLVM then prints why and runs with every option at its
 // default).
 func TestDiffResponseFiles(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	list := "-type=bc -list -input=hb"
 	u16 := func(s string, be bool) []byte {
@@ -124,13 +116,14 @@ func TestDiffResponseFiles(t *testing.T) {
 	} {
 		cases = append(cases, difftest.Case{Args: args, Files: files})
 	}
-	compareInScratch(t, ref, ours, cases)
+	compare(t, ref, ours, cases, hideScratch)
 }
 
 // Outputs through symbolic links are written as LLVM writes them: the file
 // the link names changes, the link stays; a dangling link gets its target
 // created.
 func TestDiffSymlinkedOutputs(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	run := func(bin string, args ...string) (string, map[string]string) {
 		dir := t.TempDir()
@@ -172,25 +165,26 @@ func TestDiffSymlinkedOutputs(t *testing.T) {
 // its last component ("." after a trailing slash), no "<argv0>: " before
 // "error:" when argv[0] is empty.
 func TestDiffArgv0(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	// (An empty argv[0] is covered by llvmcl.TestProgName: difftest.Run
 	// reads "" as "the tool's own name".)
+	var cases []difftest.Case
 	for _, argv0 := range []string{"x/", "/", "a b", "/some/where/mybundler"} {
 		for _, args := range [][]string{
 			{"--help"}, {"-typo"}, {"-type=bc", "-list", "-input=nope"},
 			{"-type=bc", "-targets=" + host, "-inputs=hb", "-output=o"},
 		} {
-			c := difftest.Case{Args: args, Files: baseFiles, Argv0: argv0}
-			if d := difftest.Diff(difftest.Run(t, ref, c), difftest.Run(t, ours, c)); d != "" {
-				t.Errorf("argv0 %q %v\n%s", argv0, args, d)
-			}
+			cases = append(cases, difftest.Case{Name: fmt.Sprintf("argv0 %q %s", argv0, strings.Join(args, " ")), Args: args, Files: baseFiles, Argv0: argv0})
 		}
 	}
+	difftest.Compare(t, ref, ours, cases)
 }
 
 // Help and version text that cannot be written (stdout is /dev/full) is
 // LLVM's fatal "IO failure on output stream", exit 1.
 func TestDiffHelpToFullStdout(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
@@ -218,6 +212,7 @@ func TestDiffHelpToFullStdout(t *testing.T) {
 // LLVM reports a positional argument (the bundler takes none) where it
 // meets it, among the other messages, and before --help or --version acts.
 func TestDiffPositionalOrder(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	compare(t, ref, ours, []difftest.Case{
 		cs("-type=i", "pos", "--bundle-align=-1"),

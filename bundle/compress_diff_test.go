@@ -12,6 +12,7 @@ import (
 // everything else: LLVM reads ours back to the same bundle, and the verbose
 // lines that do not depend on the compressor.
 func TestDiffCompress(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	four := "-targets=" + host + "," + gfx906 + "," + gfx908 + "," + gfx90a
 	for _, tc := range []struct {
@@ -28,6 +29,7 @@ func TestDiffCompress(t *testing.T) {
 		{"zlib", []string{"-type=bc", four, "-input=hb", "-input=b1", "-input=b2", "-input=b3", "-compress"}, []string{"GOFFLOAD_COMPRESSION_METHOD=zlib"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			args := append(append([]string{}, tc.args...), "-output=c", "-verbose")
 			env := append([]string{}, tc.env...)
 			want := difftest.Run(t, ref, difftest.Case{Files: baseFiles, Args: args, Env: env, Argv0: "clang-offload-bundler"})
@@ -69,6 +71,7 @@ func TestDiffCompress(t *testing.T) {
 }
 
 func TestDiffEnv(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	b := refMake(t, ref, "-type=bc", "-targets="+host+","+gfx906, "-input=hb", "-input=b1", "-compress")
 	files := withFiles(map[string][]byte{"c.bc": b})

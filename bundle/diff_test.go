@@ -1,9 +1,12 @@
 package bundle_test
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"regexp"
-	"strings"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/goffload/goffload/internal/difftest"
@@ -60,6 +63,45 @@ func withFiles(extra map[string][]byte) map[string][]byte {
 	return m
 }
 
+// sharedInputs are input files built once per test process (by the first
+// test that needs them) and shared by the tests, which may run in
+// parallel: each gets a copy of its own.
+type sharedInputs struct {
+	once  sync.Once
+	files map[string][]byte
+	logs  []string
+	err   error
+}
+
+// get builds the files on first use, with build writing them into an
+// empty folder, and returns a copy of every regular file in it. The
+// messages build logs are repeated in every caller's log; its error fails
+// every caller.
+func (s *sharedInputs) get(t *testing.T, build func(dir string, logf func(string, ...any)) error) map[string][]byte {
+	t.Helper()
+	s.once.Do(func() {
+		dir, err := os.MkdirTemp("", "goffload-bundle-inputs")
+		if err != nil {
+			s.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		s.err = build(dir, func(format string, args ...any) { s.logs = append(s.logs, fmt.Sprintf(format, args...)) })
+		s.files = difftest.ReadTree(dir)
+	})
+	for _, l := range s.logs {
+		t.Log(l)
+	}
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	files := make(map[string][]byte, len(s.files))
+	for name, data := range s.files {
+		files[name] = bytes.Clone(data)
+	}
+	return files
+}
+
 // refMake runs LLVM's bundler to make an input for a later case.
 func refMake(t *testing.T, ref string, args ...string) []byte {
 	t.Helper()
@@ -70,38 +112,32 @@ func refMake(t *testing.T, ref string, args ...string) []byte {
 	return out.Files["made"]
 }
 
-func compare(t *testing.T, ref, ours string, cases []difftest.Case) {
+// compare runs every case with LLVM's bundler and ours (difftest.Compare:
+// parallel subtests), in baseFiles unless the case has files of its own, and
+// hides the timing-dependent speed of verbose statistics.
+func compare(t *testing.T, ref, ours string, cases []difftest.Case, norm ...difftest.Normalizer) {
 	t.Helper()
-	for _, c := range cases {
-		name := c.Name
-		if name == "" {
-			name = strings.Join(c.Args, " ")
+	cases = slices.Clone(cases)
+	for i := range cases {
+		if cases[i].Files == nil {
+			cases[i].Files = baseFiles
 		}
-		t.Run(name, func(t *testing.T) {
-			if c.Files == nil {
-				c.Files = baseFiles
-			}
-			c.Argv0 = "clang-offload-bundler"
-			want := normalize(difftest.Run(t, ref, c))
-			got := normalize(difftest.Run(t, ours, c))
-			if d := difftest.Diff(want, got); d != "" {
-				t.Errorf("%v\n%s", c.Args, d)
-			}
-		})
+		cases[i].Argv0 = "clang-offload-bundler"
 	}
+	difftest.Compare(t, ref, ours, cases, append([]difftest.Normalizer{normalize}, norm...)...)
 }
 
 var speedRE = regexp.MustCompile(`speed: [-0-9.a-z]+ MB/s`)
 
 // normalize hides the timing-dependent speed in verbose statistics.
-func normalize(o difftest.Outcome) difftest.Outcome {
+func normalize(o *difftest.Outcome) {
 	o.Stderr = speedRE.ReplaceAllString(o.Stderr, "speed: N MB/s")
-	return o
 }
 
 func cs(args ...string) difftest.Case { return difftest.Case{Args: args} }
 
 func TestDiffValidation(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	compare(t, ref, ours, []difftest.Case{
 		cs(),
@@ -169,6 +205,7 @@ func TestDiffValidation(t *testing.T) {
 }
 
 func TestDiffText(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	three := "-targets=" + host + "," + gfx906 + "," + gfx908
 	var cases []difftest.Case
@@ -212,6 +249,7 @@ func TestDiffText(t *testing.T) {
 }
 
 func TestDiffBinary(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	four := "-targets=" + host + "," + gfx906 + "," + gfx908 + "," + gfx90a
 	ins := []string{"-input=hb", "-input=b1", "-input=b2", "-input=b3"}

@@ -19,6 +19,7 @@ import (
 // are extracted. ELF (the section first and last), COFF and WebAssembly;
 // archives of ELF and COFF members.
 func TestDiffObjectEmptyBundleID(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	clang := llvmref.Need(t, "clang")
 	objcopy := llvmref.Need(t, "llvm-objcopy")

@@ -9,6 +9,7 @@ import (
 
 // Damaged compressed bundles get LLVM's messages.
 func TestDiffHostileCCOB(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	good := refMake(t, ref, "-type=bc", "-targets="+host+","+gfx906, "-input=hb", "-input=b1", "-compress")
 	patch := func(off int, b ...byte) []byte {
@@ -46,6 +47,7 @@ func TestDiffHostileCCOB(t *testing.T) {
 // Where LLVM 22 fails on valid real-world input — a CCOB followed by zero
 // padding, several CCOBs back to back — we read it (as newer LLVM does).
 func TestConcatenatedCCOB(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	a := refMake(t, ref, "-type=bc", "-targets="+host+","+gfx906, "-input=hb", "-input=b1", "-compress")
 	b := refMake(t, ref, "-type=bc", "-targets="+gfx908+","+gfx90a, "-input=b2", "-input=b3", "-compress")

@@ -18,47 +18,47 @@ import (
 	"github.com/goffload/goffload/magic"
 )
 
-// objectFiles compiles host objects of several kinds with clang 22 and gcc.
+// objectFiles compiles host objects of several kinds with clang 22 and gcc,
+// once per test process; each caller gets its own copy. An object that
+// does not compile is left out (and logged).
 func objectFiles(t *testing.T) map[string][]byte {
 	t.Helper()
 	clang := llvmref.Need(t, "clang")
-	dir := t.TempDir()
-	src := "int g = 1; static int s(int x){return x+g;} int f(int x){return s(x)*2;}\n" +
-		"__attribute__((weak)) int w(void){return 3;}\nint common_sym;\n"
-	os.WriteFile(filepath.Join(dir, "h.c"), []byte(src), 0o644)
-	os.WriteFile(filepath.Join(dir, "h.cc"), []byte("template<class T> T tf(T x){return x;} inline int il(){return 4;} int use(){return tf(1)+il();}\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "d1"), []byte("DEVICE ONE"), 0o644)
-	os.WriteFile(filepath.Join(dir, "d2"), []byte("DEVICE TWO!"), 0o644)
-	os.WriteFile(filepath.Join(dir, "nul"), []byte{0}, 0o644)
-	run := func(argv ...string) bool {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Logf("%v: %v\n%s", argv, err, out)
+	return objectInputs.get(t, func(dir string, logf func(string, ...any)) error {
+		src := "int g = 1; static int s(int x){return x+g;} int f(int x){return s(x)*2;}\n" +
+			"__attribute__((weak)) int w(void){return 3;}\nint common_sym;\n"
+		os.WriteFile(filepath.Join(dir, "h.c"), []byte(src), 0o644)
+		os.WriteFile(filepath.Join(dir, "h.cc"), []byte("template<class T> T tf(T x){return x;} inline int il(){return 4;} int use(){return tf(1)+il();}\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "d1"), []byte("DEVICE ONE"), 0o644)
+		os.WriteFile(filepath.Join(dir, "d2"), []byte("DEVICE TWO!"), 0o644)
+		os.WriteFile(filepath.Join(dir, "nul"), []byte{0}, 0o644)
+		run := func(argv ...string) bool {
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				logf("%v: %v\n%s", argv, err, out)
+			}
+			return err == nil
 		}
-		return err == nil
-	}
-	run(clang, "-c", "-O1", "h.c", "-o", "clang.o")
-	run(clang, "-c", "-g", "-ffunction-sections", "h.c", "-o", "clang-g.o")
-	run(clang, "-c", "h.cc", "-o", "clang-cxx.o")
-	run(clang, "-c", "--target=i686-linux-gnu", "h.c", "-o", "clang32.o")
-	run(clang, "-c", "--target=powerpc64-linux-gnu", "h.c", "-o", "clangbe.o")
-	run(clang, "-shared", "-fPIC", "-nostdlib", "h.c", "-o", "lib.so")
-	run(clang, "-c", "--target=x86_64-pc-windows-msvc", "h.c", "-o", "coff.obj")
-	if _, err := exec.LookPath("gcc"); err == nil {
-		run("gcc", "-c", "-O2", "h.c", "-o", "gcc.o")
-	}
-	files := map[string][]byte{}
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		files[e.Name()] = b
-	}
-	return files
+		run(clang, "-c", "-O1", "h.c", "-o", "clang.o")
+		run(clang, "-c", "-g", "-ffunction-sections", "h.c", "-o", "clang-g.o")
+		run(clang, "-c", "h.cc", "-o", "clang-cxx.o")
+		run(clang, "-c", "--target=i686-linux-gnu", "h.c", "-o", "clang32.o")
+		run(clang, "-c", "--target=powerpc64-linux-gnu", "h.c", "-o", "clangbe.o")
+		run(clang, "-shared", "-fPIC", "-nostdlib", "h.c", "-o", "lib.so")
+		run(clang, "-c", "--target=x86_64-pc-windows-msvc", "h.c", "-o", "coff.obj")
+		if _, err := exec.LookPath("gcc"); err == nil {
+			run("gcc", "-c", "-O2", "h.c", "-o", "gcc.o")
+		}
+		return nil
+	})
 }
 
+var objectInputs sharedInputs
+
 func TestDiffObject(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := objectFiles(t)
 	const (
@@ -108,6 +108,7 @@ var tmpRE = regexp.MustCompile(`clang-offload-bundler-[0-9a-f]{6}\.tmp`)
 
 // -### prints llvm-objcopy's command line; temp file names are random.
 func TestDiffObjectDryRun(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := objectFiles(t)
 	fat := difftest.Run(t, ref, difftest.Case{Files: files, Args: []string{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o"}})
@@ -117,24 +118,16 @@ func TestDiffObjectDryRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	files["fat.ccob"] = ccob.Bytes()
+	var cases []difftest.Case
 	for _, args := range [][]string{
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###"},
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###", "-compress"},
 		{"-type=o", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=clang.o", "-input=d1", "-output=fat.o", "-###", "-compress", "-verbose"},
 		{"-type=o", "-unbundle", "-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906", "-input=fat.o", "-output=h.o", "-output=d.o", "-###"},
 	} {
-		c := difftest.Case{Files: files, Args: args, Argv0: "clang-offload-bundler"}
-		want, got := difftest.Run(t, ref, c), difftest.Run(t, ours, c)
-		want, got = normalize(want), normalize(got)
-		want.Stderr = tmpRE.ReplaceAllString(want.Stderr, "TMP")
-		got.Stderr = tmpRE.ReplaceAllString(got.Stderr, "TMP")
-		// The objcopy path LLVM prints is found from its own location.
-		got.Stderr = regexp.MustCompile(`(?m)^"[^"]*llvm-objcopy"`).ReplaceAllString(got.Stderr, `"OBJCOPY"`)
-		want.Stderr = regexp.MustCompile(`(?m)^"[^"]*llvm-objcopy"`).ReplaceAllString(want.Stderr, `"OBJCOPY"`)
-		if d := difftest.Diff(want, got); d != "" {
-			t.Errorf("%v\n%s", args, d)
-		}
+		cases = append(cases, difftest.Case{Files: files, Args: args})
 	}
+	compare(t, ref, ours, cases, hideDry)
 }
 
 // llvm-objcopy reads its inputs again by path: a device input "-" is a file
@@ -143,6 +136,7 @@ func TestDiffObjectDryRun(t *testing.T) {
 // decompressed from a CCOB cannot be made. With -output=- and -compress,
 // the (empty) compressed container follows the object on standard output.
 func TestDiffObjectRereadByPath(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := objectFiles(t)
 	const (
@@ -188,6 +182,7 @@ func TestDiffObjectRereadByPath(t *testing.T) {
 // named like bundles (llvm-objcopy can add them, though the bundler itself
 // cannot make such a file); an object without any has no bundles.
 func TestDiffObjectWasm(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	clang := llvmref.Need(t, "clang")
 	objcopy := llvmref.Need(t, "llvm-objcopy")
@@ -234,6 +229,7 @@ func TestDiffObjectWasm(t *testing.T) {
 // would run; a real run and -list show the rest.
 // Real runs are left out for PE images, on which llvm-objcopy 22 crashes.
 func TestDiffObjectIdentification(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	le := binary.LittleEndian
 	coff := func(machine, nsec uint16) []byte {
@@ -291,7 +287,7 @@ func TestDiffObjectIdentification(t *testing.T) {
 		}
 		real = append(real, difftest.Case{Name: h + " list", Files: files, Args: []string{"-type=o", "-list", "-input=" + h}})
 	}
-	compareDry(t, ref, ours, dry)
+	compare(t, ref, ours, dry, hideDry)
 	compare(t, ref, ours, real)
 }
 
@@ -299,6 +295,7 @@ func TestDiffObjectIdentification(t *testing.T) {
 // long section names and the string table, contents past the end, other
 // machines, and a PE image holding bundle sections.
 func TestDiffObjectCOFFSections(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	fat, err := os.ReadFile(filepath.Join("..", "objfmt", "testdata", "coff-x86_64.fat.obj"))
 	if err != nil {

@@ -49,6 +49,7 @@ func (p elfPatcher) sectionIndex(typ uint32) int {
 // unbundling) and llvm-objcopy's (bundling, making the host object), word
 // for word, for one defect at a time.
 func TestDiffMalformedObject(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	files := objectFiles(t)
 	const (

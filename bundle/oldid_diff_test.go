@@ -132,6 +132,7 @@ var objcopyRE = regexp.MustCompile(`(?m)^"[^"]*llvm-objcopy"`)
 // fails we must do what it does with a twin input holding the standard
 // form of the IDs (the form LLVM 22 writes for such a triple).
 func TestDiffOldTripleIDs(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	old := oldIDFiles(t, oldIDs[0][0], oldIDs[1][0])
 	twin := oldIDFiles(t, oldIDs[0][1], oldIDs[1][1])
@@ -181,6 +182,7 @@ func TestDiffOldTripleIDs(t *testing.T) {
 			}
 		}
 		t.Run(strings.Join(argv, " "), func(t *testing.T) {
+			t.Parallel()
 			c := difftest.Case{Files: old, Args: argv, Argv0: "clang-offload-bundler"}
 			run := func(bin string) difftest.Outcome {
 				o := difftest.Run(t, bin, c)

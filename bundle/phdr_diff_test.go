@@ -21,6 +21,7 @@ import (
 // fat binary, byte for byte, for ELF64 executables and shared libraries and
 // an ELF32 executable.
 func TestDiffObjectUncoveredProgramHeaders(t *testing.T) {
+	t.Parallel()
 	ref, ours := tools(t)
 	clang := llvmref.Need(t, "clang")
 	dir := t.TempDir()

@@ -101,6 +101,7 @@ func TestStreamInputCapped(t *testing.T) {
 // is read into a temporary file in bounded memory: before, the tool died
 // with Go's "fatal error: out of memory".
 func TestStreamInputUlimit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 1.5 GB to a temporary file")
 	}

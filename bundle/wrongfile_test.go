@@ -18,6 +18,7 @@ import (
 // failure on output stream: Bad address". We fail, naming the input, and
 // leave no output.
 func TestTextNoEndNamesInput(t *testing.T) {
+	t.Parallel()
 	bin := ours.Path(t)
 	files := map[string][]byte{"in.i": []byte("\n// __CLANG_OFFLOAD_BUNDLE____START__ " + gfx906 + "\nint x;\n")}
 	got := difftest.Run(t, bin, difftest.Case{Files: files, Argv0: "clang-offload-bundler",
@@ -40,6 +41,7 @@ func TestTextNoEndNamesInput(t *testing.T) {
 // llvm-objcopy: the error names the output, with the system's reason, and
 // no output is left.
 func TestObjectOutputWriteFailureNamesOutput(t *testing.T) {
+	t.Parallel()
 	bin := ours.Path(t)
 	sh, err := exec.LookPath("sh")
 	if err != nil {
