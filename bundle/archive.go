@@ -11,6 +11,7 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/hda"
 	"github.com/goffload/goffload/internal/objcopy"
 	"github.com/goffload/goffload/internal/spool"
@@ -145,7 +146,7 @@ func (s *memberSpool) decompress(r io.ReaderAt, size int64) (io.ReaderAt, int64,
 	}
 	if llvmErr != nil {
 		if errors.Is(llvmErr, compress.ErrNotCompressed) || errors.Is(llvmErr, compress.ErrHeaderTooSmall) || errors.Is(llvmErr, compress.ErrUnknownMethod) {
-			return nil, 0, errors.New(compress.LLVMMessage(llvmErr))
+			return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
 		}
 		// What LLVM 22 rejects: several CCOBs, padding. What LLVM's
 		// reading wrote is dropped.
@@ -159,14 +160,14 @@ func (s *memberSpool) decompress(r io.ReaderAt, size int64) (io.ReaderAt, int64,
 				break
 			}
 			if err != nil {
-				return nil, 0, errors.New(compress.LLVMMessage(llvmErr))
+				return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
 			}
 			sum, err := s.drain(begin, cr)
 			if isTooLarge(err) || isWriteError(err) {
 				return nil, 0, err
 			}
 			if err != nil {
-				return nil, 0, errors.New(compress.LLVMMessage(llvmErr))
+				return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
 			}
 			stats = append(stats, stat{m.Header, m.PayloadSize, sum})
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/spool"
 )
 
@@ -97,7 +98,7 @@ func (j *job) decompressInput(in *input, headOnly bool) (parts []*input, llvm bo
 }
 
 func decompressError(err error) error {
-	return errorf("Failed to decompress input: %s", compress.LLVMMessage(err))
+	return errorf("Failed to decompress input: %s", fmterr.LLVMMessage(err))
 }
 
 // isHashMismatch: a wrong hash is no error (LLVM 22 does not check it).
@@ -191,7 +192,7 @@ func (j *job) compress(w io.Writer, data []byte) error {
 	cw := &countWriter{w: w}
 	h, err := compress.Compress(cw, data, opt)
 	if err != nil {
-		return errorf("%s", compress.LLVMMessage(err))
+		return errorf("%s", fmterr.LLVMMessage(err))
 	}
 	if j.Verbose {
 		for _, l := range compress.FormatCompressStats(h, j.Level, uint64(cw.n-int64(h.Len())), time.Since(start)) {

@@ -38,9 +38,10 @@
 //   - DecompressLLVM is LLVM 22's reader: the whole input is one CCOB, the
 //     payload is everything after the header, the total size is ignored,
 //     the data may be shorter than the header says, the hash is not checked.
-//     Its errors carry LLVM's exact messages (LLVMMessage), including the
-//     libzstd error names ("Src size is incorrect", "Destination buffer is
-//     too small", ...) and zlib's ("zlib error: Z_DATA_ERROR").
+//     Its errors carry LLVM's exact messages (FormatError.LLVMMessage),
+//     including the libzstd error names ("Src size is incorrect",
+//     "Destination buffer is too small", ...) and zlib's ("zlib error:
+//     Z_DATA_ERROR").
 //   - Decompress, for the drop-in tools, gives DecompressLLVM's result
 //     whenever LLVM 22 would succeed and otherwise reads the input as a
 //     sequence (which LLVM 22 rejects), keeping LLVM's error when both fail.

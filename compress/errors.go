@@ -14,7 +14,7 @@ const (
 	msgV2Total        = "Total file size exceeds version 2 limit"
 )
 
-// Sentinel errors, reachable with errors.Is from every *Error.
+// Sentinel errors, reachable with errors.Is from every *FormatError.
 var (
 	// ErrNotCompressed: the input does not start with a CCOB header.
 	ErrNotCompressed = errors.New("not a compressed bundle")
@@ -33,34 +33,28 @@ var (
 	ErrLimit = errors.New("size exceeds format limit")
 )
 
-// An Error describes a malformed CCOB: where (Offset of the CCOB in the
-// input, the Field), what (Detail), and the text LLVM 22 prints for the
-// same failure (LLVM; empty where LLVM accepts the input or has no message).
-// Err is one of the sentinel errors above.
-type Error struct {
+// A FormatError describes a malformed CCOB, in the shape package fmterr
+// describes: where (Offset of the CCOB in the input), which Field, what was
+// wrong (Msg), the sentinel above it wraps (Err), and the text LLVM 22
+// prints for the same failure (LLVM; empty where LLVM accepts the input or
+// has no message), which LLVMMessage returns.
+type FormatError struct {
 	Offset int64
 	Field  string
-	Detail string
+	Msg    string
 	LLVM   string
 	Err    error
 }
 
-func (e *Error) Error() string {
-	return fmt.Sprintf("compressed bundle at offset %d: %s: %s", e.Offset, e.Field, e.Detail)
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("compressed bundle at offset %d: %s: %s", e.Offset, e.Field, e.Msg)
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error { return e.Err }
 
-// LLVMMessage returns the text LLVM 22 prints for err (the part after
-// "Failed to decompress input: "), or err.Error() when err did not come
-// from this package or LLVM has no equivalent.
-func LLVMMessage(err error) string {
-	var e *Error
-	if errors.As(err, &e) && e.LLVM != "" {
-		return e.LLVM
-	}
-	return err.Error()
-}
+// LLVMMessage returns the text LLVM 22 prints for the error (the part after
+// "Failed to decompress input: "), or "" when LLVM has no equivalent.
+func (e *FormatError) LLVMMessage() string { return e.LLVM }
 
 // A HashMismatchError reports that the decompressed data does not match the
 // truncated MD5 stored in the header. LLVM 22 does not treat this as an
@@ -96,6 +90,6 @@ const (
 
 // payloadError builds the error for a payload that does not decode: code is
 // the libzstd or zlib name LLVM would print, detail says what we found.
-func payloadError(off int64, code, detail string) *Error {
-	return &Error{Offset: off, Field: "payload", Detail: detail, LLVM: msgDecompress + code, Err: ErrCorrupt}
+func payloadError(off int64, code, detail string) *FormatError {
+	return &FormatError{Offset: off, Field: "payload", Msg: detail, LLVM: msgDecompress + code, Err: ErrCorrupt}
 }

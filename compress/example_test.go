@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/fmterr"
 )
 
 func Example() {
@@ -40,9 +41,9 @@ func Example() {
 		fmt.Printf("member of %d bytes: %q\n", m.UncompressedSize, data[:24])
 	}
 
-	// LLVM 22 itself reads one CCOB only.
+	// LLVM 22 itself reads one CCOB only; fmterr.LLVMMessage gives its words.
 	_, _, err = compress.DecompressLLVM(blob)
-	fmt.Println(compress.LLVMMessage(err))
+	fmt.Println(fmterr.LLVMMessage(err))
 	// Output:
 	// 3 zstd 41 0xa9ecd4bd5a014cd5
 	// member of 41 bytes: "__CLANG_OFFLOAD_BUNDLE__"

@@ -122,25 +122,25 @@ func IsCompressed(b []byte) bool {
 // ParseHeader decodes the CCOB header at the start of b, applying LLVM 22's
 // checks in its order: a version other than 1, 2 or 3, or fewer bytes than
 // that version's header, fails with ErrHeaderTooSmall; a method other than
-// zlib or zstd fails with ErrUnknownMethod. The errors are *Error values
+// zlib or zstd fails with ErrUnknownMethod. The errors are *FormatError values
 // whose LLVM field holds LLVM's text. ParseHeader does not check the
 // sizes against anything.
 func ParseHeader(b []byte) (Header, error) {
 	if len(b) < MinLen || string(b[:magicLen]) != string(Magic) {
-		return Header{}, &Error{Field: "magic", Detail: "not a CCOB (no \"CCOB\" magic in the first 8 bytes)", Err: ErrNotCompressed}
+		return Header{}, &FormatError{Field: "magic", Msg: "not a CCOB (no \"CCOB\" magic in the first 8 bytes)", Err: ErrNotCompressed}
 	}
 	var h Header
 	h.Version = binary.LittleEndian.Uint16(b[4:])
 	h.Method = Method(binary.LittleEndian.Uint16(b[6:]))
 	n := headerLen(h.Version)
 	if n == 0 {
-		return Header{}, &Error{Field: "version", Detail: "unsupported version " + strconv.Itoa(int(h.Version)) + " (want 1, 2 or 3)", LLVM: msgHeaderTooSmall, Err: ErrHeaderTooSmall}
+		return Header{}, &FormatError{Field: "version", Msg: "unsupported version " + strconv.Itoa(int(h.Version)) + " (want 1, 2 or 3)", LLVM: msgHeaderTooSmall, Err: ErrHeaderTooSmall}
 	}
 	if len(b) < n {
-		return Header{}, &Error{Field: "header", Detail: "version " + strconv.Itoa(int(h.Version)) + " header needs " + strconv.Itoa(int(n)) + " bytes, have " + strconv.Itoa(int(len(b))), LLVM: msgHeaderTooSmall, Err: ErrHeaderTooSmall}
+		return Header{}, &FormatError{Field: "header", Msg: "version " + strconv.Itoa(int(h.Version)) + " header needs " + strconv.Itoa(int(n)) + " bytes, have " + strconv.Itoa(int(len(b))), LLVM: msgHeaderTooSmall, Err: ErrHeaderTooSmall}
 	}
 	if h.Method != Zlib && h.Method != Zstd {
-		return Header{}, &Error{Field: "method", Detail: "unknown compression method " + strconv.Itoa(int(h.Method)) + " (want 0 = zlib or 1 = zstd)", LLVM: msgUnknownMethod, Err: ErrUnknownMethod}
+		return Header{}, &FormatError{Field: "method", Msg: "unknown compression method " + strconv.Itoa(int(h.Method)) + " (want 0 = zlib or 1 = zstd)", LLVM: msgUnknownMethod, Err: ErrUnknownMethod}
 	}
 	switch h.Version {
 	case 1:

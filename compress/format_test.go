@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 func readTestdata(t testing.TB, name string) []byte {
@@ -88,8 +90,8 @@ func TestParseHeaderErrors(t *testing.T) {
 			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.want)
 			continue
 		}
-		if tt.llvm != "" && LLVMMessage(err) != tt.llvm {
-			t.Errorf("%s: LLVM message %q, want %q", tt.name, LLVMMessage(err), tt.llvm)
+		if tt.llvm != "" && fmterr.LLVMMessage(err) != tt.llvm {
+			t.Errorf("%s: LLVM message %q, want %q", tt.name, fmterr.LLVMMessage(err), tt.llvm)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 // FuzzReader feeds arbitrary inputs to the three readers: they must not
@@ -33,8 +35,8 @@ func FuzzReader(f *testing.F) {
 		if err == nil && (derr != nil || len(res) != 1 || !bytes.Equal(res[0].Data, out)) {
 			t.Fatalf("Decompress disagrees with DecompressLLVM: %v", derr)
 		}
-		if err != nil && derr != nil && LLVMMessage(derr) != LLVMMessage(err) {
-			t.Fatalf("Decompress error %q, DecompressLLVM %q", LLVMMessage(derr), LLVMMessage(err))
+		if err != nil && derr != nil && fmterr.LLVMMessage(derr) != fmterr.LLVMMessage(err) {
+			t.Fatalf("Decompress error %q, DecompressLLVM %q", fmterr.LLVMMessage(derr), fmterr.LLVMMessage(err))
 		}
 		r := NewReader(bytes.NewReader(blob), int64(len(blob)))
 		for range 100 {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/llvmref"
 	"github.com/klauspost/compress/zstd"
 )
@@ -184,7 +185,7 @@ func corruptInputs(t *testing.T) map[string][]byte {
 	return cases
 }
 
-// LLVMMessage(DecompressLLVM(x)) is LLVM's error for each corrupt input, and
+// fmterr.LLVMMessage(DecompressLLVM(x)) is LLVM's error for each corrupt input, and
 // DecompressLLVM succeeds exactly when LLVM does.
 func TestLLVMErrors(t *testing.T) {
 	bundler := llvmref.Need(t, "clang-offload-bundler")
@@ -221,7 +222,7 @@ func TestLLVMErrors(t *testing.T) {
 		_, _, err := DecompressLLVM(blob)
 		ours := ""
 		if err != nil {
-			ours = LLVMMessage(err)
+			ours = fmterr.LLVMMessage(err)
 		}
 		if strings.HasPrefix(llvmMsg, "(decompressed") {
 			if err != nil {

@@ -16,7 +16,7 @@ import (
 // whole blob is one CCOB, the payload is every byte after the header (the
 // total-size field is ignored), the output may be shorter than the header's
 // uncompressed size but not longer, and the hash is not checked. Errors are
-// *Error values whose LLVM field is LLVM's message (see LLVMMessage).
+// *FormatError values whose LLVMMessage is LLVM's message.
 //
 // Unlike LLVM, it never allocates the header's uncompressed size up front:
 // the buffer grows with the data, so a lying header costs nothing.
@@ -139,7 +139,7 @@ func (m *Member) End() int64 { return m.PayloadOffset + m.PayloadSize }
 // found by searching for "CCOB", which can occur inside compressed data.
 //
 // Each member's data is streamed through Read, checked against the header's
-// uncompressed size and hash at the end: a size mismatch is an *Error, a
+// uncompressed size and hash at the end: a size mismatch is a *FormatError, a
 // hash mismatch a *HashMismatchError returned instead of io.EOF (the data
 // read is complete; callers that follow LLVM can treat it as io.EOF).
 //
@@ -240,19 +240,19 @@ func (r *Reader) member(off int64) (*Member, error) {
 	}
 	h, err := ParseHeader(buf[:n])
 	if err != nil {
-		var e *Error
+		var e *FormatError
 		if errors.As(err, &e) {
 			e.Offset = off
 			if errors.Is(err, ErrNotCompressed) {
 				e.Field, e.Err, e.LLVM = "data", ErrTrailingData, ""
-				e.Detail = fmt.Sprintf("non-zero bytes %x are neither padding nor a CCOB", buf[:min(n, 8)])
+				e.Msg = fmt.Sprintf("non-zero bytes %x are neither padding nor a CCOB", buf[:min(n, 8)])
 			}
 		}
 		return nil, err
 	}
 	m := &Member{Header: h, Offset: off, PayloadOffset: off + int64(h.Len()), PayloadSize: -1}
 	bad := func(field, format string, args ...any) (*Member, error) {
-		return nil, &Error{Offset: off, Field: field, Detail: fmt.Sprintf(format, args...), Err: ErrSize}
+		return nil, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, args...), Err: ErrSize}
 	}
 	avail := r.size - m.PayloadOffset
 	if h.Version >= 2 {
@@ -342,11 +342,11 @@ func (mr *memberReader) finish() error {
 		if m.Version < 2 {
 			m.PayloadSize = used
 		} else if used != m.PayloadSize {
-			return &Error{Offset: m.Offset, Field: "payload", Detail: fmt.Sprintf("zlib stream ends after %d of the member's %d payload bytes", used, m.PayloadSize), Err: ErrTrailingData}
+			return &FormatError{Offset: m.Offset, Field: "payload", Msg: fmt.Sprintf("zlib stream ends after %d of the member's %d payload bytes", used, m.PayloadSize), Err: ErrTrailingData}
 		}
 	}
 	if mr.n != m.UncompressedSize {
-		return &Error{Offset: m.Offset, Field: "uncompressed size", Detail: fmt.Sprintf("data is %d bytes, header says %d", mr.n, m.UncompressedSize), Err: ErrSize}
+		return &FormatError{Offset: m.Offset, Field: "uncompressed size", Msg: fmt.Sprintf("data is %d bytes, header says %d", mr.n, m.UncompressedSize), Err: ErrSize}
 	}
 	var sum [md5.Size]byte
 	computed := binary.LittleEndian.Uint64(mr.md5.Sum(sum[:0]))
@@ -372,7 +372,7 @@ func (r Result) Computed() uint64 { return HashOf(r.Data) }
 // reads blob (one CCOB, payload to the end), it returns LLVM's result as
 // a single Result. Otherwise it reads blob as a sequence of CCOBs with
 // padding (see Reader), which LLVM 22 rejects; a wrong hash is not an
-// error there either. If both fail, the error is LLVM's (an *Error whose
+// error there either. If both fail, the error is LLVM's (a *FormatError whose
 // LLVM field holds LLVM's text).
 func Decompress(blob []byte) ([]Result, error) {
 	out, h, err := DecompressLLVM(blob)

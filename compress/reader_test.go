@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/goffload/goffload/compress/internal/zenc"
+	"github.com/goffload/goffload/fmterr"
 	"io"
 	"math/rand"
 	"runtime"
@@ -131,7 +132,7 @@ func TestReaderSequence(t *testing.T) {
 		t.Errorf("offsets %d %d %d", ms[1].Offset, ms[2].Offset, ms[3].Offset)
 	}
 	// LLVM 22 rejects this; Decompress reads it through the Reader.
-	if _, _, err := DecompressLLVM(blob); LLVMMessage(err) != "Could not decompress embedded file contents: Src size is incorrect" {
+	if _, _, err := DecompressLLVM(blob); fmterr.LLVMMessage(err) != "Could not decompress embedded file contents: Src size is incorrect" {
 		t.Errorf("DecompressLLVM: %v", err)
 	}
 	res, err := Decompress(blob)
@@ -323,7 +324,7 @@ func TestLyingFrameHeader(t *testing.T) {
 	before := ms.TotalAlloc
 	_, _, err := DecompressLLVM(blob)
 	runtime.ReadMemStats(&ms)
-	if LLVMMessage(err) != "Could not decompress embedded file contents: Data corruption detected" {
+	if fmterr.LLVMMessage(err) != "Could not decompress embedded file contents: Data corruption detected" {
 		t.Errorf("err = %v", err)
 	}
 	if grew := ms.TotalAlloc - before; grew > 16<<20 {
@@ -336,7 +337,7 @@ func TestLyingFrameHeader(t *testing.T) {
 		out, _, err := DecompressLLVM(blob)
 		got := ""
 		if err != nil {
-			got = LLVMMessage(err)
+			got = fmterr.LLVMMessage(err)
 		}
 		if got != want || err == nil && string(out) != "abc" {
 			t.Errorf("window %#x: %q, %v", wd, out, err)
@@ -362,7 +363,7 @@ func TestDecodeWhole(t *testing.T) {
 		run := func() string {
 			out, _, err := DecompressLLVM(blob)
 			if err != nil {
-				return "error: " + LLVMMessage(err)
+				return "error: " + fmterr.LLVMMessage(err)
 			}
 			return fmt.Sprintf("%d bytes, md5 %x", len(out), md5.Sum(out))
 		}

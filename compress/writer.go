@@ -165,10 +165,10 @@ func checkV2(version uint16, uncompressed, total uint64) error {
 		return nil
 	}
 	if uncompressed > math.MaxUint32 {
-		return &Error{Field: "uncompressed size", Detail: fmt.Sprintf("%d bytes do not fit version %d's 32-bit field", uncompressed, version), LLVM: msgV2Uncompressed, Err: ErrLimit}
+		return &FormatError{Field: "uncompressed size", Msg: fmt.Sprintf("%d bytes do not fit version %d's 32-bit field", uncompressed, version), LLVM: msgV2Uncompressed, Err: ErrLimit}
 	}
 	if total > math.MaxUint32 {
-		return &Error{Field: "total size", Detail: fmt.Sprintf("%d bytes do not fit version %d's 32-bit field", total, version), LLVM: msgV2Total, Err: ErrLimit}
+		return &FormatError{Field: "total size", Msg: fmt.Sprintf("%d bytes do not fit version %d's 32-bit field", total, version), LLVM: msgV2Total, Err: ErrLimit}
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 func TestCompressEmptyMatchesLLVM(t *testing.T) {
@@ -66,11 +68,11 @@ func TestCompressOptionErrors(t *testing.T) {
 		t.Error("zlib level 10 accepted")
 	}
 	err := checkV2(2, 1<<32, 0)
-	if !errors.Is(err, ErrLimit) || LLVMMessage(err) != "Uncompressed size exceeds version 2 limit" {
+	if !errors.Is(err, ErrLimit) || fmterr.LLVMMessage(err) != "Uncompressed size exceeds version 2 limit" {
 		t.Errorf("v2 uncompressed limit: %v", err)
 	}
 	err = checkV2(2, 1<<32-1, 1<<32)
-	if !errors.Is(err, ErrLimit) || LLVMMessage(err) != "Total file size exceeds version 2 limit" {
+	if !errors.Is(err, ErrLimit) || fmterr.LLVMMessage(err) != "Total file size exceeds version 2 limit" {
 		t.Errorf("v2 total limit: %v", err)
 	}
 	if checkV2(3, 1<<40, 1<<40) != nil || checkV2(2, 1<<32-1, 1<<32-1) != nil {

@@ -39,7 +39,7 @@
 // format, as do the few errors whose text is LLVM's word for word
 // (objfmt.LLVMError, offloadbin.ObjectError). Callers never look for the
 // text package by package: LLVMMessage, below, finds it anywhere in an
-// error's tree.
+// error's tree, and gives the error's own text where LLVM has none.
 package fmterr
 
 // An LLVMMessager is an error that knows the text LLVM 22 prints for the
@@ -50,11 +50,21 @@ type LLVMMessager interface {
 
 // LLVMMessage returns the text LLVM 22 prints for err: the first non-empty
 // LLVMMessage of the errors in err's tree, visited as errors.As visits them
-// (err first, then depth-first through Unwrap). It returns "" when none
-// knows LLVM's text; callers then print err.Error() or their own words:
-//
-//	msg := cmp.Or(fmterr.LLVMMessage(err), err.Error())
+// (err first, then depth-first through Unwrap), else err.Error(), which is
+// what the tools print for an error LLVM has no words for (or whose text is
+// LLVM's already). It returns "" for a nil err.
 func LLVMMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	if s := find(err); s != "" {
+		return s
+	}
+	return err.Error()
+}
+
+// find returns the first non-empty LLVMMessage in err's tree, or "".
+func find(err error) string {
 	for err != nil {
 		if m, ok := err.(LLVMMessager); ok {
 			if s := m.LLVMMessage(); s != "" {
@@ -66,7 +76,7 @@ func LLVMMessage(err error) string {
 			err = u.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, e := range u.Unwrap() {
-				if s := LLVMMessage(e); s != "" {
+				if s := find(e); s != "" {
 					return s
 				}
 			}

@@ -28,14 +28,14 @@ func TestLLVMMessage(t *testing.T) {
 		want string
 	}{
 		{"nil", nil, ""},
-		{"plain", plain, ""},
+		{"plain", plain, "plain"},
 		{"known", known, "LLVM's"},
-		{"unknown", unknown, ""},
+		{"unknown", unknown, "ours"},
 		{"wrapped", fmt.Errorf("context: %w", known), "LLVM's"},
 		{"outermost wins", &llvmErr{"outer", "outer LLVM"}, "outer LLVM"},
 		{"empty outer, known inner", fmt.Errorf("%w", &wrapLLVM{unknown: "", err: known}), "LLVM's"},
 		{"tree", &joined{[]error{plain, unknown, known}}, "LLVM's"},
-		{"tree without", &joined{[]error{plain, unknown}}, ""},
+		{"tree without", &joined{[]error{plain, unknown}}, "joined"},
 	} {
 		if got := fmterr.LLVMMessage(tc.err); got != tc.want {
 			t.Errorf("%s: LLVMMessage = %q, want %q", tc.name, got, tc.want)
