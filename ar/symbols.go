@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/bitcode"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/magic"
 )
 
@@ -107,21 +108,21 @@ func MemberSymbols(name string, r io.ReaderAt, size int64, warn func(error)) (sy
 }
 
 // MemberError is an error about one member being written; its text is
-// LLVM's: "'<name>': <error>".
+// LLVM's: "'<name>': <error>", where errors that know LLVM's wording for
+// the same problem (bitcode) give it (fmterr.LLVMMessage).
 type MemberError struct {
 	Name string
 	Err  error
 }
 
 func (e *MemberError) Error() string {
-	// Errors that know LLVM's wording for the same problem (bitcode) give it.
-	var lm interface{ LLVMMessage() string }
-	if errors.As(e.Err, &lm) && lm.LLVMMessage() != "" {
-		return fmt.Sprintf("'%s': %s", e.Name, lm.LLVMMessage())
-	}
-	return fmt.Sprintf("'%s': %v", e.Name, e.Err)
+	return fmt.Sprintf("'%s': %s", e.Name, fmterr.LLVMMessage(e.Err))
 }
+
 func (e *MemberError) Unwrap() error { return e.Err }
+
+// LLVMMessage returns the error's text, which is LLVM's.
+func (e *MemberError) LLVMMessage() string { return e.Error() }
 
 // errCOFFEOF is LLVM's message for a COFF file cut short.
 var errCOFFEOF = errors.New("The end of the file was unexpectedly encountered")

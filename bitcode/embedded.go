@@ -42,7 +42,7 @@ func EmbeddedObjects(r io.ReaderAt, size int64) ([][]byte, error) {
 		return nil, err
 	}
 	if mi.version < 2 {
-		return nil, errAt(f.off, "module version %d without a string table is not supported", mi.version)
+		return nil, unsupportedAt(f.off, "module version %d without a string table is not supported", mi.version)
 	}
 	var objs [][]byte
 	for i, id := range mi.embedded {

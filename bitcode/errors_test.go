@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 func TestMalformed(t *testing.T) {
@@ -156,8 +158,8 @@ func TestNoEmbeddedObjects(t *testing.T) {
 func TestFormatErrorType(t *testing.T) {
 	_, err := Symbols(bytes.NewReader([]byte("BC\xc0\xdf")), 4)
 	var fe *FormatError
-	if !errors.As(err, &fe) || fe.Off != 0 {
-		t.Errorf("got %v, want a *FormatError at offset 0", err)
+	if !errors.As(err, &fe) || fe.Offset != 0 || fe.Field != "magic" || !errors.Is(err, ErrNotBitcode) {
+		t.Errorf("got %v, want a *FormatError at offset 0 in the magic, wrapping ErrNotBitcode", err)
 	}
 }
 
@@ -212,7 +214,7 @@ func TestLLVMMessages(t *testing.T) {
 		{"wrapper too short", wrapper(20, 0, "")[:12], "Invalid bitcode wrapper header"},
 	} {
 		_, err := Symbols(bytes.NewReader(c.data), int64(len(c.data)))
-		if got, ok := LLVMMessage(err); !ok || got != c.want {
+		if got := fmterr.LLVMMessage(err); got != c.want {
 			t.Errorf("%s: LLVM text %q (%v), want %q", c.name, got, err, c.want)
 		}
 	}

@@ -119,46 +119,61 @@ const (
 	flagFormatSpecific = 1 << 11
 )
 
-// FormatError reports malformed bitcode: Off is the byte offset in the input
-// (of the stream, the structure or the field concerned).
+// Sentinel errors, reachable with errors.Is from every error of this
+// package that is about the input.
+var (
+	// ErrNotBitcode: the input is not a bitcode file: its size is not a
+	// multiple of 4, its wrapper header is cut short or points outside
+	// it, or the stream does not start with the magic number.
+	ErrNotBitcode = errors.New("not a bitcode file")
+	// ErrMalformed: the bitstream or a record in it is malformed or cut
+	// short. Errors of the bitstream layer, which are not *FormatError,
+	// are ErrMalformed too.
+	ErrMalformed = bitstream.ErrMalformed
+	// ErrUnsupported: valid bitcode of a kind this package does not read
+	// (modules without a string table, names in a value symbol table).
+	ErrUnsupported = errors.New("unsupported bitcode")
+)
+
+// FormatError reports malformed bitcode, in the shape package fmterr
+// describes: Offset is the byte offset in the input (of the stream, the
+// structure or the field concerned), Field the structure when Msg does not
+// name it, Err the sentinel above (or, for a failed read, the I/O error),
+// and LLVM the text LLVM 22's bitcode reader gives for the same
+// malformation, when it is known (llvm-ar and the offload bundler print it
+// in a warning for an unreadable bitcode archive member): for what LLVM
+// finds while locating the modules, a bad signature or wrapper header, a
+// truncated file, a malformed top-level block. Errors of the bitstream
+// layer underneath carry LLVM's text the same way (fmterr.LLVMMessage
+// finds it).
 type FormatError struct {
-	Off int64
-	Msg string
-	// LLVM is the text LLVM 22's bitcode reader gives for the same
-	// malformation, when it is known.
-	LLVM string
+	Offset int64
+	Field  string
+	Msg    string
+	LLVM   string
+	Err    error
 }
 
 // LLVMMessage returns LLVM 22's message for the error, or "".
 func (e *FormatError) LLVMMessage() string { return e.LLVM }
 
 func (e *FormatError) Error() string {
-	return fmt.Sprintf("bitcode: byte %d: %s", e.Off, e.Msg)
+	return fmt.Sprintf("bitcode: byte %d: %s", e.Offset, e.Msg)
 }
 
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// errAt reports malformed bitcode at byte off.
 func errAt(off int64, format string, args ...any) error {
-	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
+	return &FormatError{Offset: off, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
 
 // llvmErrAt is errAt with LLVM's text for the malformation.
 func llvmErrAt(off int64, llvm, format string, args ...any) error {
-	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...), LLVM: llvm}
+	return &FormatError{Offset: off, Msg: fmt.Sprintf(format, args...), LLVM: llvm, Err: ErrMalformed}
 }
 
-// LLVMMessage returns the text LLVM 22's bitcode reader gives for the
-// malformation an error from Symbols or EmbeddedObjects reports (llvm-ar and
-// the offload bundler print it in a warning for an unreadable bitcode
-// archive member), and whether it is known. It is known for what LLVM finds
-// while locating the modules: a bad signature or wrapper header, a
-// truncated file, a malformed top-level block.
-func LLVMMessage(err error) (string, bool) {
-	var fe *FormatError
-	if errors.As(err, &fe) && fe.LLVM != "" {
-		return fe.LLVM, true
-	}
-	var be *bitstream.Error
-	if errors.As(err, &be) && be.LLVM != "" {
-		return be.LLVM, true
-	}
-	return "", false
+// unsupportedAt reports bitcode this package does not read, at byte off.
+func unsupportedAt(off int64, format string, args ...any) error {
+	return &FormatError{Offset: off, Msg: fmt.Sprintf(format, args...), Err: ErrUnsupported}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/bitstream"
 	"github.com/goffload/goffload/internal/llvmref"
 )
@@ -107,8 +108,7 @@ func TestDiffBlockLengthFlips(t *testing.T) {
 				got, err := Symbols(bytes.NewReader(m), int64(len(m)))
 				if warning != "" {
 					warned[b.id]++
-					msg, ok := LLVMMessage(err)
-					if err == nil || !ok || msg != warning {
+					if err == nil || fmterr.LLVMMessage(err) != warning {
 						t.Errorf("llvm-ar warns %q; Symbols gives %v, %v", warning, got, err)
 					}
 					return

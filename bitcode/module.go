@@ -242,7 +242,7 @@ func (mi *moduleInfo) moduleRecord(rec bitstream.Record, strtab []byte, bit int6
 		return nil
 	}
 	if mi.version < 2 {
-		return errAt(bit/8, "bitcode module version %d keeps names in a value symbol table, which is not supported", mi.version)
+		return unsupportedAt(bit/8, "bitcode module version %d keeps names in a value symbol table, which is not supported", mi.version)
 	}
 	off, n := ops[0], ops[1]
 	if off > uint64(len(strtab)) || n > uint64(len(strtab))-off {

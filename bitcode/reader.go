@@ -42,11 +42,11 @@ type file struct {
 // bytes and starts with the magic number. The stream itself need not be a
 // multiple of 4 bytes long.
 func locate(r io.ReaderAt, size int64) (off, n int64, err error) {
-	llvm := func(at int64, msg, llvmMsg string) (int64, int64, error) {
-		return 0, 0, &FormatError{Off: at, Msg: msg, LLVM: llvmMsg}
+	llvm := func(at int64, field, msg, llvmMsg string) (int64, int64, error) {
+		return 0, 0, &FormatError{Offset: at, Field: field, Msg: msg, LLVM: llvmMsg, Err: ErrNotBitcode}
 	}
 	if size%4 != 0 {
-		return llvm(0, fmt.Sprintf("bitcode file of %d bytes is not a multiple of 4 bytes long", size), "Invalid bitcode signature")
+		return llvm(0, "size", fmt.Sprintf("bitcode file of %d bytes is not a multiple of 4 bytes long", size), "Invalid bitcode signature")
 	}
 	var hdr [wrapperSize]byte
 	k := min(size, wrapperSize)
@@ -56,23 +56,23 @@ func locate(r io.ReaderAt, size int64) (off, n int64, err error) {
 	off, n = 0, size
 	if size >= 4 && binary.LittleEndian.Uint32(hdr[:]) == wrapperMagic {
 		if size < wrapperSize {
-			return llvm(0, fmt.Sprintf("invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize), "Invalid bitcode wrapper header")
+			return llvm(0, "wrapper header", fmt.Sprintf("invalid bitcode wrapper header: file of %d bytes is shorter than the %d-byte header", size, wrapperSize), "Invalid bitcode wrapper header")
 		}
 		off = int64(binary.LittleEndian.Uint32(hdr[8:]))
 		n = int64(binary.LittleEndian.Uint32(hdr[12:]))
 		if off+n > size {
-			return llvm(8, fmt.Sprintf("invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", off, n, size), "Invalid bitcode wrapper header")
+			return llvm(8, "wrapper header", fmt.Sprintf("invalid bitcode wrapper header: bitcode at offset %d, size %d, in a file of %d bytes", off, n, size), "Invalid bitcode wrapper header")
 		}
 	}
 	if n < 4 {
-		return llvm(off, fmt.Sprintf("bitcode stream of %d bytes is too small for the magic number", n), "file too small to contain bitcode header")
+		return llvm(off, "size", fmt.Sprintf("bitcode stream of %d bytes is too small for the magic number", n), "file too small to contain bitcode header")
 	}
 	var magic [4]byte
 	if got, err := r.ReadAt(magic[:], off); got < 4 {
 		return 0, 0, readErr(off, err)
 	}
 	if string(magic[:]) != bitcodeMagic {
-		return llvm(off, fmt.Sprintf("invalid bitcode signature % x", magic[:]), "file doesn't start with bitcode header")
+		return llvm(off, "magic", fmt.Sprintf("invalid bitcode signature % x", magic[:]), "file doesn't start with bitcode header")
 	}
 	return off, n, nil
 }
@@ -81,7 +81,7 @@ func readErr(off int64, err error) error {
 	if err == nil || errors.Is(err, io.EOF) {
 		err = io.ErrUnexpectedEOF
 	}
-	return &FormatError{Off: off, Msg: "reading: " + err.Error()}
+	return &FormatError{Offset: off, Msg: "reading: " + err.Error(), Err: err}
 }
 
 // openFile walks the top-level blocks.
@@ -102,7 +102,7 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 		// LLVM's "Malformed block".
 		pos := c.Pos()
 		if id, err := c.Read(2); err == nil && id == bitstream.EndBlock {
-			return nil, &FormatError{Off: c.AbsBit(pos) / 8, Msg: "malformed block: END_BLOCK at the top level", LLVM: "Malformed block"}
+			return nil, &FormatError{Offset: c.AbsBit(pos) / 8, Msg: "malformed block: END_BLOCK at the top level", LLVM: "Malformed block", Err: ErrMalformed}
 		}
 		if err := c.JumpTo(pos); err != nil {
 			return nil, err

@@ -25,7 +25,6 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/bitcode"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
@@ -408,18 +407,6 @@ func checkMembers(o Options, members []*ar.Member) error {
 	return nil
 }
 
-// warningText gives an archive writer's warning in LLVM's words where they
-// are known: "'<member>': Invalid bitcode signature".
-func warningText(err error) string {
-	var me *ar.MemberError
-	if errors.As(err, &me) {
-		if msg, ok := bitcode.LLVMMessage(me.Err); ok {
-			return fmt.Sprintf("'%s': %s", me.Name, msg)
-		}
-	}
-	return err.Error()
-}
-
 // writeArchive writes one output archive, to be committed (renamed into
 // place) by the caller, or aborted. "-" is a file named "-" here, as in
 // LLVM. Write errors carry no path, as in LLVM.
@@ -433,7 +420,7 @@ func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.W
 		members[i] = ar.NewMember{Name: c.name, Data: c.data, Size: c.size}
 	}
 	if warn != nil {
-		opts = append(opts, ar.WithWarnings(func(err error) { warn(warningText(err)) }))
+		opts = append(opts, ar.WithWarnings(func(err error) { warn(err.Error()) }))
 	}
 	if err := ar.WriteGNU(f, members, opts...); err != nil {
 		f.Abort()

@@ -30,6 +30,17 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Is reports every Error as ErrMalformed (package bitcode exports it).
+func (e *Error) Is(target error) bool { return target == ErrMalformed }
+
+// LLVMMessage returns LLVM's text for the condition, or "" (see package
+// fmterr).
+func (e *Error) LLVMMessage() string { return e.LLVM }
+
+// ErrMalformed is what every Error is (errors.Is): a malformed or
+// truncated stream. Package bitcode exports it as bitcode.ErrMalformed.
+var ErrMalformed = errors.New("malformed bitcode")
+
 // Kind says what Advance found.
 type Kind int
 
