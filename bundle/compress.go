@@ -39,12 +39,22 @@ func (j *job) decompressInput(in *input, headOnly bool) (parts []*input, llvm bo
 		}
 	}()
 	start := time.Now()
-	type stat struct {
-		h        compress.Header
-		payload  int64
-		computed uint64
-	}
+	type stat = decompressStat
 	var stats []stat
+	if !headOnly {
+		// The common case, one zstd CCOB, inflates with its history on
+		// disk; anything else, and any failure, goes the way LLVM 22 reads
+		// it, for its errors.
+		p, h, sum, ok, err := j.inflate(in)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			parts = append(parts, p)
+			stats = append(stats, stat{h, in.size - int64(h.Len()), sum})
+			return j.reportDecompress(parts, stats, start)
+		}
+	}
 	rd, h, llvmErr := compress.NewLLVMReader(in.r, in.size)
 	if llvmErr == nil {
 		var p *input
@@ -84,6 +94,18 @@ func (j *job) decompressInput(in *input, headOnly bool) (parts []*input, llvm bo
 			llvm = len(stats) == 1 && m.End() == in.size
 		}
 	}
+	parts, _, err = j.reportDecompress(parts, stats, start)
+	return parts, llvm, err
+}
+
+type decompressStat struct {
+	h        compress.Header
+	payload  int64
+	computed uint64
+}
+
+// reportDecompress prints LLVM's -verbose statistics of the CCOBs read.
+func (j *job) reportDecompress(parts []*input, stats []decompressStat, start time.Time) ([]*input, bool, error) {
 	elapsed := time.Since(start)
 	if j.Verbose {
 		// LLVM's "Size before decompression" is every byte after the
@@ -94,7 +116,38 @@ func (j *job) decompressInput(in *input, headOnly bool) (parts []*input, llvm bo
 			}
 		}
 	}
-	return parts, llvm, nil
+	return parts, true, nil
+}
+
+// inflate decompresses an input that is one zstd CCOB into a spool file
+// through compress.DecompressTo, which keeps the decoder's history in that
+// file rather than in memory. It reports false, leaving nothing behind,
+// for any other input or any failure but one: content past the spool's
+// cap, which the other way would only meet again.
+func (j *job) inflate(in *input) (*input, compress.Header, uint64, bool, error) {
+	f, err := spool.New()
+	if err != nil {
+		return nil, compress.Header{}, 0, false, nil
+	}
+	var w io.Writer = f.Writer(maxDecompressed, "decompressed bundle")
+	var h hash.Hash
+	if j.Verbose {
+		h = md5.New()
+		w = io.MultiWriter(w, h)
+	}
+	hd, err := compress.DecompressTo(w, f, in.r, in.size)
+	if err != nil {
+		f.Close()
+		if isTooLarge(err) {
+			return nil, compress.Header{}, 0, false, errorf("'%s': %v", in.path, err)
+		}
+		return nil, compress.Header{}, 0, false, nil
+	}
+	var sum uint64
+	if h != nil {
+		sum = binary.LittleEndian.Uint64(h.Sum(nil))
+	}
+	return &input{path: in.path, r: f, size: f.Size, tmp: f}, hd, sum, true, nil
 }
 
 func decompressError(err error) error {

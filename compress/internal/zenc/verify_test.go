@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"testing"
@@ -82,8 +83,19 @@ func FuzzVerify(f *testing.F) {
 			frame = bytes.Clone(frame)
 			frame[int(at)%len(frame)] ^= x
 		}
+		var out memFile
+		n, derr := Decode(&out, &out, bytes.NewReader(frame))
+		if derr == nil {
+			want, err := d.DecodeAll(frame, nil)
+			if err == nil && (!bytes.Equal(out.b, want) || n != int64(len(want))) {
+				t.Fatalf("Decode gives %d bytes, klauspost %d", n, len(want))
+			}
+		}
 		if Verify(frame, src) != nil {
 			return
+		}
+		if derr != nil || !bytes.Equal(out.b, src) {
+			t.Fatalf("Verify accepts a frame Decode fails on: %v", derr)
 		}
 		got, err := d.DecodeAll(frame, nil)
 		if err != nil || !bytes.Equal(got, src) {
@@ -105,4 +117,16 @@ func BenchmarkVerify(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// memFile is an in-memory output with ReadAt, for Decode.
+type memFile struct{ b []byte }
+
+func (m *memFile) Write(p []byte) (int, error) { m.b = append(m.b, p...); return len(p), nil }
+
+func (m *memFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off+int64(len(p)) > int64(len(m.b)) {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return copy(p, m.b[off:]), nil
 }
