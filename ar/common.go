@@ -9,7 +9,7 @@
 // streamed through io.SectionReader on demand. Malformed archives give a
 // *FormatError that names the archive, the offset and the field, and that
 // carries LLVM 22's own message for the same malformation (see
-// FormatError.LLVM), so drivers can print exactly what llvm-ar,
+// FormatError.LLVMMessage), so drivers can print exactly what llvm-ar,
 // clang-offload-bundler and llvm-offload-binary print.
 //
 // Writing produces GNU archives byte for byte as
@@ -70,10 +70,19 @@ type Header struct {
 	Offset       int64 // offset of the data in the archive; -1 for thin members
 }
 
-// ErrInsecurePath is returned (wrapped) for a thin-archive member whose name
-// is absolute or has a ".." component, when the reader was asked to refuse
-// such names with RejectEscapingPaths.
-var ErrInsecurePath = errors.New("thin archive member path escapes the archive's folder")
+// Sentinel errors, reachable with errors.Is from every *FormatError.
+var (
+	// ErrNotArchive: the input is too small to be an archive or does not
+	// start with an archive magic.
+	ErrNotArchive = errors.New("not an archive")
+	// ErrMalformed: a member header, name, long-name table or symbol
+	// table is malformed or runs past the end of the archive.
+	ErrMalformed = errors.New("malformed archive")
+	// ErrInsecurePath is returned (wrapped) for a thin-archive member
+	// whose name is absolute or has a ".." component, when the reader was
+	// asked to refuse such names with RejectEscapingPaths.
+	ErrInsecurePath = errors.New("thin archive member path escapes the archive's folder")
+)
 
 // ThinMemberError reports a thin-archive member whose file cannot be read.
 // LLVM 22 names the member as stored: "'<Name>': <reason>".
@@ -90,7 +99,8 @@ func (e *ThinMemberError) Error() string {
 	return fmt.Sprintf("%s: thin member %q: %v", e.Archive, e.Name, e.Err)
 }
 
-// FormatError reports a malformed archive or object.
+// FormatError reports a malformed archive, in the shape package fmterr
+// describes, with the archive's name.
 type FormatError struct {
 	Path   string // the archive (or member) as named by the caller
 	Offset int64  // where the bad field is
@@ -103,10 +113,13 @@ type FormatError struct {
 	// "" when this package has no exact equivalent.
 	LLVM string
 
-	Err error // an underlying cause such as ErrInsecurePath, or nil
+	Err error // ErrNotArchive, ErrMalformed or ErrInsecurePath
 }
 
 func (e *FormatError) Unwrap() error { return e.Err }
+
+// LLVMMessage returns LLVM's message for the error (LLVM), or "".
+func (e *FormatError) LLVMMessage() string { return e.LLVM }
 
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: offset %d: %s: %s", e.Path, e.Offset, e.Field, e.Msg)

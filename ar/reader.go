@@ -188,7 +188,7 @@ func NewReader(r io.ReaderAt, size int64, path string, opts ...Option) (*Reader,
 	}
 	var magic [magicLen]byte
 	if size < magicLen || readFull(r, magic[:], 0) != nil {
-		return nil, &FormatError{Path: path, Field: "magic", Msg: fmt.Sprintf("file too small to be an archive (%d bytes)", size), LLVM: "file too small to be an archive"}
+		return nil, &FormatError{Path: path, Field: "magic", Msg: fmt.Sprintf("file too small to be an archive (%d bytes)", size), LLVM: "file too small to be an archive", Err: ErrNotArchive}
 	}
 	switch string(magic[:]) {
 	case magicGNU:
@@ -202,7 +202,7 @@ func NewReader(r io.ReaderAt, size int64, path string, opts ...Option) (*Reader,
 		}
 		return ar, nil
 	default:
-		return nil, &FormatError{Path: path, Field: "magic", Msg: fmt.Sprintf("not an archive: magic %q, want %q or %q", magic[:], magicGNU, magicThin), LLVM: "file too small to be an archive"}
+		return nil, &FormatError{Path: path, Field: "magic", Msg: fmt.Sprintf("not an archive: magic %q, want %q or %q", magic[:], magicGNU, magicThin), LLVM: "file too small to be an archive", Err: ErrNotArchive}
 	}
 	off := int64(magicLen)
 	// Leading special members: a symbol table, then (GNU) a long-name table.
@@ -217,7 +217,7 @@ func NewReader(r io.ReaderAt, size int64, path string, opts ...Option) (*Reader,
 			if raw := ar.rawName(off); strings.HasPrefix(raw, "/") && raw != nameSymtab && raw != nameStrtab &&
 				(i == 0 && raw != nameSymtab64 || i == 1) && (err == nil || errors.As(err, &fe) && fe.Field == "long name") {
 				return nil, &FormatError{Path: path, Offset: off, Field: "name", Msg: fmt.Sprintf("first member %q is neither a symbol table nor a long-name table", raw),
-					LLVM: "Invalid data was encountered while parsing the file"}
+					LLVM: "Invalid data was encountered while parsing the file", Err: ErrMalformed}
 			}
 		}
 		if err != nil {
@@ -464,7 +464,7 @@ func isDecimal(s string) bool {
 }
 
 func (r *Reader) malformed(off int64, field, msg, llvm string) error {
-	return &FormatError{Path: r.path, Offset: off, Field: field, Msg: msg, LLVM: "truncated or malformed archive (" + llvm + ")"}
+	return &FormatError{Path: r.path, Offset: off, Field: field, Msg: msg, LLVM: "truncated or malformed archive (" + llvm + ")", Err: ErrMalformed}
 }
 
 // rawName returns the name field at header offset off cut at its first
@@ -602,7 +602,7 @@ func (r *Reader) Symbols() ([]Symbol, error) {
 		return nil, nil
 	}
 	bad := func(format string, a ...any) error {
-		return &FormatError{Path: r.path, Offset: t.offset, Field: "symbol table", Msg: fmt.Sprintf("%s: ", t.name) + fmt.Sprintf(format, a...)}
+		return &FormatError{Path: r.path, Offset: t.offset, Field: "symbol table", Msg: fmt.Sprintf("%s: ", t.name) + fmt.Sprintf(format, a...), Err: ErrMalformed}
 	}
 	data := make([]byte, t.size) // bounded by the archive size in readHeader
 	if err := readFull(r.ra, data, t.offset); err != nil {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/goffload/goffload/ar"
 )
 
 // StringEntry is one key/value pair of an image's string map.
@@ -71,37 +69,29 @@ var (
 	ErrTruncated = errors.New("The end of the file was unexpectedly encountered")
 )
 
-// FormatError describes malformed input: at which offset, which field,
-// what is wrong with it.
+// FormatError describes malformed input, in the shape package fmterr
+// describes: at which offset, which field, what is wrong with it, and which
+// of LLVM's two messages (Err: ErrInvalid or ErrTruncated; LLVM: its text,
+// which LLVMMessage returns) the same input gets from LLVM 22.
 type FormatError struct {
 	Offset int64  // of the binary's header within the walked buffer
 	Field  string // e.g. "header size", "string entry 3 key offset"
 	Msg    string
-	Kind   error // ErrInvalid or ErrTruncated
+	LLVM   string // LLVM 22's text: Err's
+	Err    error  // ErrInvalid or ErrTruncated
 }
 
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("offload binary at offset %#x: %s: %s", e.Offset, e.Field, e.Msg)
 }
 
-func (e *FormatError) Unwrap() error { return e.Kind }
+func (e *FormatError) Unwrap() error { return e.Err }
 
-// LLVMMessage returns the text LLVM 22 prints for err: the message of
-// ErrInvalid, ErrTruncated or ErrBadBitcode when err wraps one of them, the
-// LLVM text of an archive error, else err.Error() (ObjectError texts are
-// LLVM's already).
-func LLVMMessage(err error) string {
-	var ae *ar.FormatError
-	if errors.As(err, &ae) && ae.LLVM != "" {
-		return ae.LLVM
-	}
-	switch {
-	case errors.Is(err, ErrBadBitcode):
-		return ErrBadBitcode.Error()
-	case errors.Is(err, ErrInvalid):
-		return ErrInvalid.Error()
-	case errors.Is(err, ErrTruncated):
-		return ErrTruncated.Error()
-	}
-	return err.Error()
+// LLVMMessage returns the text LLVM 22 prints for the error.
+func (e *FormatError) LLVMMessage() string { return e.LLVM }
+
+// formatError builds a FormatError wrapping kind, ErrInvalid or
+// ErrTruncated, whose text is LLVM's.
+func formatError(off int64, field string, kind error, format string, a ...any) *FormatError {
+	return &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), LLVM: kind.Error(), Err: kind}
 }

@@ -22,6 +22,9 @@ type BitcodeError struct{ Err error }
 func (e *BitcodeError) Error() string   { return "reading host bitcode: " + e.Err.Error() }
 func (e *BitcodeError) Unwrap() []error { return []error{ErrBadBitcode, e.Err} }
 
+// LLVMMessage returns LLVM's text, ErrBadBitcode's.
+func (e *BitcodeError) LLVMMessage() string { return ErrBadBitcode.Error() }
+
 func bitcodeEmbeddedObjects(r io.ReaderAt, size int64) ([][]byte, error) {
 	objs, err := bitcode.EmbeddedObjects(r, size)
 	if err != nil {

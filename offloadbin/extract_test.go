@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/magic"
 )
 
@@ -158,7 +159,7 @@ func TestExtractHostileContainers(t *testing.T) {
 		_, err := Extract(bytes.NewReader(tt.data), int64(len(tt.data)), tt.name, V1Only())
 		got := ""
 		if err != nil {
-			got = LLVMMessage(err)
+			got = fmterr.LLVMMessage(err)
 		}
 		if got != tt.msg {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.msg)

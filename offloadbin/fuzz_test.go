@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 func FuzzReadAll(f *testing.F) {
@@ -49,7 +51,7 @@ func FuzzExtract(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		found, err := Extract(bytes.NewReader(data), int64(len(data)), "fuzz", V1Only())
 		if err != nil {
-			if LLVMMessage(err) == "" {
+			if fmterr.LLVMMessage(err) == "" {
 				t.Fatal("empty message")
 			}
 			return

@@ -24,13 +24,16 @@ type ObjectError struct{ Msg string }
 
 func (e *ObjectError) Error() string { return e.Msg }
 
+// LLVMMessage returns the error's text, which is LLVM's.
+func (e *ObjectError) LLVMMessage() string { return e.Msg }
+
 func objErr(format string, a ...any) error { return &ObjectError{fmt.Sprintf(format, a...)} }
 
 // section is a byte range of the input holding OffloadBinaries.
 type section struct{ off, size int64 }
 
 func truncated(where string, format string, a ...any) error {
-	return &FormatError{Field: where, Msg: fmt.Sprintf(format, a...), Kind: ErrTruncated}
+	return formatError(0, where, ErrTruncated, format, a...)
 }
 
 // elfOffloadSections returns the SHT_LLVM_OFFLOADING sections of an ELF

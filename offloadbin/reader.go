@@ -139,7 +139,7 @@ type header struct {
 
 func (c *readConfig) read(r io.ReaderAt, off, avail int64) ([]*Binary, int64, error) {
 	fail := func(kind error, field, format string, a ...any) ([]*Binary, int64, error) {
-		return nil, 0, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+		return nil, 0, formatError(off, field, kind, format, a...)
 	}
 	minAvail := int64(headerSize)
 	if c.v1Only {
@@ -182,7 +182,7 @@ func (c *readConfig) read(r io.ReaderAt, off, avail int64) ([]*Binary, int64, er
 
 func (c *readConfig) readV1(r io.ReaderAt, off, avail int64, h *header) ([]*Binary, int64, error) {
 	fail := func(kind error, field, format string, a ...any) ([]*Binary, int64, error) {
-		return nil, 0, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+		return nil, 0, formatError(off, field, kind, format, a...)
 	}
 	// LLVM 22 checks the header twice: against the rest of the buffer, then
 	// against a copy of exactly size bytes. Both must pass.
@@ -219,7 +219,7 @@ func (c *readConfig) readV1(r io.ReaderAt, off, avail int64, h *header) ([]*Bina
 // readable through r) and reads its string map.
 func (c *readConfig) readEntry(r io.ReaderAt, off, size int64, eb []byte, strEntSize int64) (*Binary, error) {
 	fail := func(kind error, field, format string, a ...any) (*Binary, error) {
-		return nil, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+		return nil, formatError(off, field, kind, format, a...)
 	}
 	le := binary.LittleEndian
 	b := &Binary{
@@ -282,7 +282,7 @@ func (c *readConfig) readEntry(r io.ReaderAt, off, size int64, eb []byte, strEnt
 
 func (c *readConfig) readV2(r io.ReaderAt, off, avail int64, h *header) ([]*Binary, int64, error) {
 	fail := func(kind error, field, format string, a ...any) ([]*Binary, int64, error) {
-		return nil, 0, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+		return nil, 0, formatError(off, field, kind, format, a...)
 	}
 	hsize := uint64(headerSize)
 	if h.version >= Version3 {
@@ -333,7 +333,7 @@ func (c *readConfig) readV2(r io.ReaderAt, off, avail int64, h *header) ([]*Bina
 // followed by the decompressed body.
 func (c *readConfig) inflate(r io.ReaderAt, off int64, h *header) ([]byte, error) {
 	fail := func(kind error, field, format string, a ...any) ([]byte, error) {
-		return nil, &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, a...), Kind: kind}
+		return nil, formatError(off, field, kind, format, a...)
 	}
 	if h.entryOffset > h.size || h.inflated < h.entryOffset || h.entryOffset < headerSizeV3 {
 		return fail(ErrTruncated, "inflated size", "%d with entries at %d in %d bytes", h.inflated, h.entryOffset, h.size)
@@ -387,7 +387,7 @@ func readFull(r io.ReaderAt, p []byte, off int64) (int, error) {
 		return n, nil
 	}
 	if err == nil || err == io.EOF {
-		return n, &FormatError{Offset: off, Field: "data", Msg: fmt.Sprintf("short read: %d of %d bytes", n, len(p)), Kind: ErrTruncated}
+		return n, formatError(off, "data", ErrTruncated, "short read: %d of %d bytes", n, len(p))
 	}
 	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/internal/oserr"
@@ -97,7 +98,7 @@ func (t *tool) extract(path string, filters []string, archive bool) error {
 	}
 	found, err := offloadbin.Extract(r, size, name, offloadbin.V1Only())
 	if err != nil {
-		return errors.New(offloadbin.LLVMMessage(err))
+		return errors.New(fmterr.LLVMMessage(err))
 	}
 	matches := make([][]offloadbin.Found, len(filters))
 	for i, fv := range filters {
