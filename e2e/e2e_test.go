@@ -89,15 +89,31 @@ func prepareOurs() {
 	}
 	ours.from = "built from this module with go build"
 	root, err := difftest.ModuleRoot()
-	for _, tool := range ourTools {
-		if err != nil {
+	if err != nil {
+		for _, tool := range ourTools {
 			ours.missing[tool] = err
-			continue
 		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, tool), "./cmd/"+tool)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			ours.missing[tool] = fmt.Errorf("go build ./cmd/%s failed: %v\n%s", tool, err, out)
+		return
+	}
+	// One go build per tool, at the same time: a tool that does not build
+	// is missing on its own.
+	errs := make([]error, len(ourTools))
+	var wg sync.WaitGroup
+	for i, tool := range ourTools {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, tool), "./cmd/"+tool)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("go build ./cmd/%s failed: %v\n%s", tool, err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, tool := range ourTools {
+		if errs[i] != nil {
+			ours.missing[tool] = errs[i]
 		}
 	}
 }
@@ -120,6 +136,7 @@ func oursDir(t *testing.T, needs ...string) string {
 // build. With GOFFLOAD_E2E_OURS_DIR it only reports what the folder lacks;
 // the jobs needing a missing tool fail.
 func TestToolsBuild(t *testing.T) {
+	t.Parallel()
 	needClang22(t) // the whole package needs clang 22
 	ours.once.Do(prepareOurs)
 	t.Logf("our tools: %s (%s)", ours.dir, ours.from)
@@ -190,9 +207,12 @@ type run struct {
 
 var sourceFiles = []string{"kernel.hip", "lib.hip", "omp.c", "stub.c"}
 
-// runJob runs j with both tool sets and compares the outputs.
+// runJob runs j with both tool sets and compares the outputs. It is called
+// first thing by a test, which it makes parallel: each job works in a
+// folder of its own, with its own $TMPDIR.
 func runJob(t *testing.T, j job) {
 	t.Helper()
+	t.Parallel()
 	needClang22(t)
 	for _, tool := range []string{"clang-offload-bundler", "llvm-offload-binary", "llvm-ar", "lld"} {
 		llvmref.Need(t, tool)
@@ -481,15 +501,7 @@ func compareFiles(t *testing.T, name, llvmPath, oursPath string) {
 // describeDiff says where two outputs part: sizes, first differing offset,
 // and for ELF files the sections whose contents differ.
 func describeDiff(a, b []byte) string {
-	n := min(len(a), len(b))
-	off := n
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			off = i
-			break
-		}
-	}
-	msg := fmt.Sprintf("LLVM %d bytes, ours %d bytes, first difference at offset %#x", len(a), len(b), off)
+	msg := difftest.Describe(a, b)
 	ea, errA := elf.NewFile(bytes.NewReader(a))
 	eb, errB := elf.NewFile(bytes.NewReader(b))
 	if errA != nil || errB != nil {
@@ -764,7 +776,7 @@ func diffEntries(want, got map[string][]byte) string {
 		case !ok:
 			d = append(d, id+" missing")
 		case !bytes.Equal(w, g):
-			d = append(d, fmt.Sprintf("%s differs (%d vs %d bytes)", id, len(w), len(g)))
+			d = append(d, fmt.Sprintf("%s differs (%s)", id, difftest.Describe(w, g)))
 		}
 	}
 	for id := range got {
