@@ -15,6 +15,12 @@ type LLVMError struct {
 
 func (e *LLVMError) Error() string { return e.Msg }
 
+// LLVMMessage returns the error's text, which is LLVM's.
+func (e *LLVMError) LLVMMessage() string { return e.Msg }
+
+// Is reports every LLVMError as ErrMalformed.
+func (e *LLVMError) Is(target error) bool { return target == ErrMalformed }
+
 func llvmErr(format string, args ...any) error {
 	return &LLVMError{Msg: fmt.Sprintf(format, args...)}
 }

@@ -68,6 +68,9 @@ func TestMalformed(t *testing.T) {
 			if !errors.As(firstErr, &fe) && !errors.As(firstErr, &le) {
 				t.Errorf("error %v is neither a *FormatError nor an *LLVMError", firstErr)
 			}
+			if !errors.Is(firstErr, ErrMalformed) {
+				t.Errorf("error %v is not ErrMalformed", firstErr)
+			}
 		})
 	}
 }

@@ -10,18 +10,37 @@ import (
 	"github.com/goffload/goffload/magic"
 )
 
-// FormatError reports malformed input: what is wrong and at which file offset.
+// Sentinel errors, reachable with errors.Is.
+var (
+	// ErrMalformed: the input is a malformed object file. Every
+	// *FormatError, *LLVMError and *LayoutError is ErrMalformed.
+	ErrMalformed = errors.New("malformed object file")
+	// ErrUnsupported: AddSections or StripBundles cannot lay out this
+	// input as llvm-objcopy 22 would (a section inside a segment that
+	// would change size, MIPS64 relocations to renumber).
+	ErrUnsupported = errors.New("objfmt: unsupported input")
+)
+
+// FormatError reports malformed input in the shape package fmterr
+// describes: at which file offset, what is wrong (Msg names the field),
+// wrapping ErrMalformed. LLVM 22's tools word the same defects differently
+// or not at all; where this package knows their words it returns an
+// *LLVMError instead.
 type FormatError struct {
-	Off int64  // file offset of the offending field or data
-	Msg string // what is wrong
+	Offset int64  // file offset of the offending field or data
+	Field  string // the field, when Msg does not name it
+	Msg    string // what is wrong
+	Err    error  // ErrMalformed
 }
 
 func (e *FormatError) Error() string {
-	return fmt.Sprintf("objfmt: malformed ELF at offset %#x: %s", e.Off, e.Msg)
+	return fmt.Sprintf("objfmt: malformed ELF at offset %#x: %s", e.Offset, e.Msg)
 }
 
+func (e *FormatError) Unwrap() error { return e.Err }
+
 func formatErr(off int64, format string, args ...any) error {
-	return &FormatError{Off: off, Msg: fmt.Sprintf(format, args...)}
+	return &FormatError{Offset: off, Msg: fmt.Sprintf(format, args...), Err: ErrMalformed}
 }
 
 // A Bundle is one bundle section of a fat object.

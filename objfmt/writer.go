@@ -2,7 +2,6 @@ package objfmt
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -463,8 +462,6 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 	return sy, nil
 }
 
-var errUnsupported = errors.New("objfmt: unsupported input")
-
 // rewriteGroup renumbers the members of an SHT_GROUP section (dropping
 // removed ones) and its signature symbol.
 func (f *elfFile) rewriteGroup(s *outSection, removed []bool, newIdx []uint32, sym *symbols) error {
@@ -506,7 +503,7 @@ func (f *elfFile) rewriteGroup(s *outSection, removed []bool, newIdx []uint32, s
 // rewriteRelocs renumbers the symbols of a relocation section.
 func (f *elfFile) rewriteRelocs(s *outSection, sym *symbols) error {
 	if f.machine == emMIPS && f.is64 {
-		return fmt.Errorf("%w: renumbering symbols in MIPS64 relocation section %s", errUnsupported, s.name)
+		return fmt.Errorf("%w: renumbering symbols in MIPS64 relocation section %s", ErrUnsupported, s.name)
 	}
 	ent := uint64(8)
 	if f.is64 {
@@ -634,7 +631,7 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 	for _, s := range out[1:] {
 		if s.old >= 0 && len(segs) > 0 && inSegment(&s.elfSection, segs) {
 			if s.data != nil && uint64(len(s.data)) != f.secs[s.old].size {
-				return 0, fmt.Errorf("%w: section %s inside a segment would change size", errUnsupported, s.name)
+				return 0, fmt.Errorf("%w: section %s inside a segment would change size", ErrUnsupported, s.name)
 			}
 			s.fixed = true
 			continue
@@ -684,7 +681,7 @@ func (f *elfFile) layout(out []*outSection, segs []segment) (uint64, error) {
 		return shoff, nil
 	}
 	le := &LayoutError{
-		Err: &FormatError{Off: f.shdrOff(max(bad.old, 0)), Msg: fmt.Sprintf("section %s: layout would grow the output past %#x bytes (input %#x bytes)", bad.name, limit, f.size)},
+		Err: &FormatError{Offset: f.shdrOff(max(bad.old, 0)), Msg: fmt.Sprintf("section %s: layout would grow the output past %#x bytes (input %#x bytes)", bad.name, limit, f.size), Err: ErrMalformed},
 	}
 	if !wrapped {
 		le.Size = shoff + uint64(len(out))*uint64(f.shdrSize())
