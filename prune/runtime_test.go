@@ -26,6 +26,9 @@ var archs = []string{"--offload-arch=gfx906", "--offload-arch=gfx90a:xnack+", "-
 
 type toolchain struct {
 	clang, readelf, readobj, dir string
+
+	mu       sync.Mutex
+	compiled map[string]string // object in dir → the arguments that made it
 }
 
 var (
@@ -86,12 +89,41 @@ func includeHIP() string {
 	return "-I" + abs
 }
 
-// compile compiles a HIP source (see srcPath) to an object in tc.dir.
+// compile compiles a HIP source (see srcPath) to an object in tc.dir, once
+// per test process: the tests share the objects, as they share tc.dir.
 func (tc *toolchain) compile(t *testing.T, src, obj string, extra ...string) string {
 	t.Helper()
-	args := append([]string{"-x", "hip", "-nogpulib", "-nogpuinc", includeHIP(), "-O1", "-cuid=" + obj, "-c", srcPath(src), "-o", obj}, archs...)
-	tc.run(t, tc.clang, append(args, extra...)...)
-	return filepath.Join(tc.dir, obj)
+	args := append(append([]string{"-x", "hip", "-nogpulib", "-nogpuinc", includeHIP(), "-O1", "-cuid=" + obj, "-c", srcPath(src), "-o", obj}, archs...), extra...)
+	return tc.once(t, obj, tc.clang, args...)
+}
+
+// once runs name with args to make out in tc.dir, unless it made out with
+// the same arguments before, and returns out's path.
+func (tc *toolchain) once(t *testing.T, out, name string, args ...string) string {
+	t.Helper()
+	key := name + "\x00" + strings.Join(args, "\x00")
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.compiled == nil {
+		tc.compiled = map[string]string{}
+	}
+	if prev, ok := tc.compiled[out]; ok {
+		if prev != key {
+			t.Fatalf("%s was made by another command line", out)
+		}
+		return filepath.Join(tc.dir, out)
+	}
+	tc.run(t, name, args...)
+	tc.compiled[out] = key
+	return filepath.Join(tc.dir, out)
+}
+
+// host builds the program that dlopens a library and calls into it
+// (testdata/src/host.cpp), once per test process.
+func (tc *toolchain) host(t *testing.T) string {
+	t.Helper()
+	hostSrc, _ := filepath.Abs("testdata/src/host.cpp")
+	return tc.once(t, "host", tc.clang+"++", hostSrc, "-o", "host", "-ldl")
 }
 
 func (tc *toolchain) link(t *testing.T, out string, args ...string) string {
@@ -260,8 +292,7 @@ func TestPruneLinked(t *testing.T) {
 				return []string{f}
 			}
 			if c.lib {
-				hostSrc, _ := filepath.Abs("testdata/src/host.cpp")
-				tc.run(t, tc.clang+"++", hostSrc, "-o", "host", "-ldl")
+				tc.host(t)
 			}
 			before, out0 := tc.record(t, argv(in)...)
 			if len(before) != 2 {
@@ -460,8 +491,7 @@ func TestPruneEmitRelocs(t *testing.T) {
 	tc := tools(t)
 	k1 := tc.compile(t, "k1.hip", "k1-pic.o", "-fPIC")
 	th := tc.compile(t, "throw.hip", "throw-pic.o", "-fPIC")
-	hostSrc, _ := filepath.Abs("testdata/src/host.cpp")
-	tc.run(t, tc.clang+"++", hostSrc, "-o", "host", "-ldl")
+	tc.host(t)
 	for _, ld := range []string{"lld", "bfd"} {
 		t.Run(ld, func(t *testing.T) {
 			in := tc.link(t, "lib-emit-"+ld+".so", "-shared", "-fuse-ld="+ld, "-Wl,--emit-relocs", k1, th)
