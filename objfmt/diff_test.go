@@ -48,9 +48,9 @@ func stripArgs(in, out string) []string {
 }
 
 func TestDifferentialCompilers(t *testing.T) {
+	t.Parallel()
 	objcopy := llvmref.Need(t, "llvm-objcopy")
 	clang := llvmref.Need(t, "clang")
-	dir := t.TempDir()
 	src := func(name string) string { p, _ := filepath.Abs("testdata/src/" + name); return p }
 	type build struct {
 		name string
@@ -77,6 +77,8 @@ func TestDifferentialCompilers(t *testing.T) {
 	}
 	for _, bd := range builds {
 		t.Run(bd.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
 			out := filepath.Join(dir, bd.name+".o")
 			cmd := exec.Command(bd.argv[0], append(bd.argv[1:], "-o", out)...)
 			if msg, err := cmd.CombinedOutput(); err != nil {
@@ -90,6 +92,7 @@ func TestDifferentialCompilers(t *testing.T) {
 // TestDifferentialHIP compiles a real HIP fat object with clang 22 and checks
 // ReadBundles and StripBundles on it.
 func TestDifferentialHIP(t *testing.T) {
+	t.Parallel()
 	objcopy := llvmref.Need(t, "llvm-objcopy")
 	clang := llvmref.Need(t, "clang")
 	dir := t.TempDir()
@@ -115,6 +118,7 @@ func TestDifferentialHIP(t *testing.T) {
 // (SHN_XINDEX, .symtab_shndx): more than 65280 sections, with bundles before
 // the others so that stripping renumbers across the limit.
 func TestDifferentialManySections(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("slow")
 	}
@@ -157,6 +161,7 @@ func TestDifferentialManySections(t *testing.T) {
 // address's size, which moves a first section aligned to 1 by up to 7 bytes
 // (3 for ELF32).
 func TestDifferentialProgramHeaderOffset(t *testing.T) {
+	t.Parallel()
 	objcopy := llvmref.Need(t, "llvm-objcopy")
 	dir := t.TempDir()
 	for _, name := range []string{"clang-O1", "clang-i686"} {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goffload/goffload/internal/difftest"
 )
 
 // goldenSections are the sections testdata/gen.sh adds to every host.
@@ -53,14 +55,9 @@ func strip(t testing.TB, in []byte) []byte {
 // sameBytes fails with the first differing offset.
 func sameBytes(t testing.TB, what string, got, want []byte) {
 	t.Helper()
-	if bytes.Equal(got, want) {
-		return
+	if i := difftest.FirstDifference(got, want); i >= 0 {
+		t.Errorf("%s: %d bytes, want %d (llvm-objcopy 22); first difference at offset %#x", what, len(got), len(want), i)
 	}
-	i := 0
-	for i < len(got) && i < len(want) && got[i] == want[i] {
-		i++
-	}
-	t.Errorf("%s: %d bytes, want %d (llvm-objcopy 22); first difference at offset %#x", what, len(got), len(want), i)
 }
 
 func TestGoldenAddAndStrip(t *testing.T) {

@@ -203,24 +203,29 @@ func TestIsObject(t *testing.T) {
 // -type=o it writes the binary format (starting with the magic string) when
 // the host is not an object file, and runs llvm-objcopy otherwise.
 func TestIsObjectBundler(t *testing.T) {
+	t.Parallel()
 	bundler := llvmref.Need(t, "clang-offload-bundler")
 	dir := t.TempDir()
 	dev := filepath.Join(dir, "dev.bin")
 	os.WriteFile(dev, []byte("ABCD"), 0o666)
 	cases := identifyCases(t)
-	// The ELF edge cases; each run of the bundler costs a fraction of a second.
+	// The ELF edge cases; each run of the bundler costs a fraction of a
+	// second, so they run in parallel.
 	for name, c := range cases {
-		in := filepath.Join(dir, name)
-		out := in + ".out"
-		os.WriteFile(in, c.data, 0o666)
-		llvmref.Run(t, dir, nil, nil, bundler, "-type=o",
-			"-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906",
-			"-input="+in, "-input="+dev, "-output="+out)
-		got, _ := os.ReadFile(out)
-		binaryFormat := bytes.HasPrefix(got, []byte(BundlePrefix))
-		if binaryFormat == c.obj {
-			t.Errorf("%s: bundler used the binary format = %v, but IsObject case says object = %v", name, binaryFormat, c.obj)
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			in := filepath.Join(dir, name)
+			out := in + ".out"
+			os.WriteFile(in, c.data, 0o666)
+			llvmref.Run(t, dir, nil, nil, bundler, "-type=o",
+				"-targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx906",
+				"-input="+in, "-input="+dev, "-output="+out)
+			got, _ := os.ReadFile(out)
+			binaryFormat := bytes.HasPrefix(got, []byte(BundlePrefix))
+			if binaryFormat == c.obj {
+				t.Errorf("%s: bundler used the binary format = %v, but IsObject case says object = %v", name, binaryFormat, c.obj)
+			}
+		})
 	}
 }
 
