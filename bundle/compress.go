@@ -241,6 +241,9 @@ func (w *headWriter) ReadAt(p []byte, off int64) (int, error) {
 // level, printing the verbose statistics.
 func (j *job) compress(w io.Writer, data []byte) error {
 	opt := compress.Options{Version: j.env.formatVersion, Level: j.Level, Zlib: j.env.method == "zlib"}
+	if opt.Zlib && opt.Level == 0 {
+		opt.Level = compress.ZlibStore // LLVM passes 0 to zlib: stored blocks
+	}
 	start := time.Now()
 	cw := &countWriter{w: w}
 	h, err := compress.Compress(cw, data, opt)

@@ -30,8 +30,11 @@ const (
 	DefaultVersion = 3
 	// DefaultLevel is LLVM 22's default zstd level.
 	DefaultLevel = 3
-	// ZlibDefaultLevel asks zlib for its default level (6).
+	// ZlibDefaultLevel asks zlib for its default level (6), as does 0.
 	ZlibDefaultLevel = -1
+	// ZlibStore asks zlib for its level 0: stored blocks, no compression
+	// (what LLVM writes for -compression-level=0 with zlib).
+	ZlibStore = -1 << 31
 
 	// Alignment is the boundary real fat binaries pad concatenated CCOBs to
 	// (the section alignment of .hip_fatbin). The Reader accepts any run of

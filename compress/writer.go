@@ -24,9 +24,10 @@ type Options struct {
 	Zlib bool
 	// Level is the level as LLVM passes it to the library: for zstd 1..22,
 	// 0 for the default (3), negative for zstd's fast levels, values above
-	// 22 act as 22; for zlib 0..9, or ZlibDefaultLevel (-1) for 6. Our zstd
-	// encoder (internal/zenc) maps each level onto its own settings,
-	// chosen by measurement against libzstd's (NOTES.md).
+	// 22 act as 22; for zlib 1..9, 0 or ZlibDefaultLevel for the default
+	// (6), ZlibStore for zlib's level 0 (no compression). Our zstd encoder
+	// (internal/zenc) maps each level onto its own settings, chosen by
+	// measurement against libzstd's (NOTES.md).
 	Level int
 }
 
@@ -96,6 +97,12 @@ func hashMD5(src []byte) [md5.Size]byte {
 }
 
 func compressZlib(src []byte, level int) ([]byte, error) {
+	switch level {
+	case 0:
+		level = ZlibDefaultLevel
+	case ZlibStore:
+		level = 0
+	}
 	if level < ZlibDefaultLevel || level > 9 {
 		return nil, fmt.Errorf("compress: zlib level %d out of range (-1..9)", level)
 	}

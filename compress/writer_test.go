@@ -28,7 +28,7 @@ func TestCompressRoundTrip(t *testing.T) {
 	golden, _ := ParseHeader(readTestdata(t, "v3-default.cbc"))
 	for _, opt := range []Options{
 		{}, {Version: 2}, {Version: 1}, {Level: 1}, {Level: 19}, {Level: -5}, {Level: 30},
-		{Zlib: true, Level: ZlibDefaultLevel}, {Zlib: true, Level: 9, Version: 2}, {Zlib: true, Level: 0, Version: 1},
+		{Zlib: true, Level: ZlibDefaultLevel}, {Zlib: true, Level: 9, Version: 2}, {Zlib: true, Level: 0, Version: 1}, {Zlib: true, Level: ZlibStore},
 	} {
 		var buf bytes.Buffer
 		h, err := Compress(&buf, bundle, opt)
@@ -122,5 +122,20 @@ func TestEncoderFallback(t *testing.T) {
 	out, _, err := DecompressLLVM(buf.Bytes())
 	if err != nil || !bytes.Equal(out, src) {
 		t.Fatalf("fallback payload: %v", err)
+	}
+}
+
+// TestZlibZeroValue: Options{Zlib: true} compresses at zlib's default
+// level; ZlibStore stores.
+func TestZlibZeroValue(t *testing.T) {
+	src := readTestdata(t, "bundle.bin")
+	def := mustCompress(t, src, Options{Zlib: true})
+	six := mustCompress(t, src, Options{Zlib: true, Level: ZlibDefaultLevel})
+	store := mustCompress(t, src, Options{Zlib: true, Level: ZlibStore})
+	if !bytes.Equal(def, six) || len(def) > len(src)/4 {
+		t.Errorf("Options{Zlib: true}: %d bytes, ZlibDefaultLevel %d, input %d", len(def), len(six), len(src))
+	}
+	if len(store) < len(src) {
+		t.Errorf("ZlibStore: %d bytes for %d", len(store), len(src))
 	}
 }
