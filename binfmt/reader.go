@@ -26,6 +26,23 @@ type Entry struct {
 // least one valid entry. LLVM 22 crashes on such files; we refuse them.
 var ErrTruncatedTable = errors.New("truncated or inconsistent bundle entry table")
 
+// FormatError reports a bad entry of a bundle's table, in the shape package
+// fmterr describes: the entry's Offset in the file, the Field ("entry 3"),
+// what is wrong (Msg), wrapping ErrTruncatedTable. LLVM 22 has no message
+// for these: it crashes or reads outside the file.
+type FormatError struct {
+	Offset int64
+	Field  string
+	Msg    string
+	Err    error
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%v: %s at offset %d: %s", e.Err, e.Field, e.Offset, e.Msg)
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
 // IsBundle reports whether the data starting at r begins with the magic.
 func IsBundle(r io.ReaderAt, size int64) bool {
 	if size < int64(len(magic.BundleMagic)) {
@@ -94,10 +111,10 @@ func ReadTable(r io.ReaderAt, size int64) ([]Entry, error) {
 			if len(entries) == 0 && !crash {
 				return nil, nil
 			}
-			return nil, fmt.Errorf("%w: entry %d at offset %d: %s", ErrTruncatedTable, i, pos, why)
+			return nil, &FormatError{Offset: pos, Field: fmt.Sprintf("entry %d", i), Msg: why, Err: ErrTruncatedTable}
 		}
 		if e.Outside != nil {
-			e.Outside = fmt.Errorf("%w: entry %d at offset %d: %v", ErrTruncatedTable, i, pos, e.Outside)
+			e.Outside = &FormatError{Offset: pos, Field: fmt.Sprintf("entry %d", i), Msg: e.Outside.Error(), Err: ErrTruncatedTable}
 		}
 		entries = append(entries, e)
 		pos = next

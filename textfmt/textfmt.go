@@ -14,6 +14,7 @@ package textfmt
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -33,6 +34,24 @@ func Comment(typ string) (string, bool) {
 	}
 	return "", false
 }
+
+// ErrNoEnd reports an entry without an END marker (LLVM 22's behaviour
+// there is undefined).
+var ErrNoEnd = errors.New("no END marker")
+
+// FormatError reports a malformed text bundle, in the shape package fmterr
+// describes: the Offset of the entry's payload, the Field ("END marker"),
+// what is wrong (Msg), wrapping ErrNoEnd.
+type FormatError struct {
+	Offset int64
+	Field  string
+	Msg    string
+	Err    error
+}
+
+func (e *FormatError) Error() string { return e.Msg }
+
+func (e *FormatError) Unwrap() error { return e.Err }
 
 func startMarker(c string) string { return "\n" + c + " " + magic.BundleMagic + "__START__ " }
 func endMarker(c string) string   { return "\n" + c + " " + magic.BundleMagic + "__END__ " }
@@ -98,12 +117,12 @@ func (r *Reader) Next() (string, bool) {
 }
 
 // Payload returns the current entry's payload: the bytes up to the next END
-// marker. It fails when there is none (LLVM 22's behaviour there is
-// undefined).
+// marker. It fails with a *FormatError wrapping ErrNoEnd when there is none
+// (LLVM 22's behaviour there is undefined).
 func (r *Reader) Payload() ([]byte, error) {
 	i := bytes.Index(r.data[r.pos:], r.end)
 	if i < 0 {
-		return nil, fmt.Errorf("bundle entry starting at offset %d has no END marker", r.pos)
+		return nil, &FormatError{Offset: int64(r.pos), Field: "END marker", Msg: fmt.Sprintf("bundle entry starting at offset %d has no END marker", r.pos), Err: ErrNoEnd}
 	}
 	p := r.data[r.pos : r.pos+i]
 	r.skipLine(r.pos + i + len(r.end))

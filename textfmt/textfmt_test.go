@@ -2,6 +2,7 @@ package textfmt
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,6 +72,8 @@ func TestReaderQuirks(t *testing.T) {
 	r.Next()
 	if _, err := r.Payload(); err == nil {
 		t.Error("missing END accepted")
+	} else if fe := (*FormatError)(nil); !errors.As(err, &fe) || !errors.Is(err, ErrNoEnd) || fe.Offset != int64(len(startMarker(c)+host+"\n")) {
+		t.Errorf("missing END: %v, want a *FormatError at the payload wrapping ErrNoEnd", err)
 	}
 	// Skipping without reading continues right after the START line.
 	nested := startMarker(c) + "a\n" + startMarker(c) + "b\nB" + endMarker(c) + "b\n" + endMarker(c) + "a\n"
