@@ -175,7 +175,7 @@ func (s *memberSpool) decompress(r io.ReaderAt, size int64) (io.ReaderAt, int64,
 	elapsed := time.Since(start)
 	if s.j.Verbose {
 		for _, st := range stats {
-			for _, l := range compress.FormatDecompressStats(st.h, uint64(st.payload), elapsed, st.computed) {
+			for _, l := range formatDecompressStats(st.h, uint64(st.payload), elapsed, st.computed) {
 				fmt.Fprintln(s.j.Stderr, l)
 			}
 		}

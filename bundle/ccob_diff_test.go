@@ -2,6 +2,7 @@ package bundle_test
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestPaddedCCOBVerbose(t *testing.T) {
 	}
 	padded := append(append([]byte(nil), a...), make([]byte, 4096)...)
 	out := difftest.Run(t, ours, difftest.Case{Files: withFiles(map[string][]byte{"p": padded}), Args: []string{"-type=bc", "-list", "-verbose", "-input=p"}})
-	want := "Size before decompression: " + compress.FormatCount(h.TotalSize-uint64(h.Len())) + " bytes\n"
+	want := "Size before decompression: " + commas(h.TotalSize-uint64(h.Len())) + " bytes\n"
 	if out.Code != 0 || !strings.Contains(out.Stderr, want) {
 		t.Errorf("want %q in:\n%s", want, out.Stderr)
 	}
@@ -150,4 +151,13 @@ func TestDiffArchiveDryRun(t *testing.T) {
 		cases = append(cases, difftest.Case{Files: files, Args: args})
 	}
 	compare(t, ref, ours, cases, hideDry)
+}
+
+// commas writes n with thousands separators, as LLVM's -verbose does.
+func commas(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -111,7 +111,7 @@ func (j *job) reportDecompress(parts []*input, stats []decompressStat, start tim
 		// LLVM's "Size before decompression" is every byte after the
 		// header; for the CCOBs only we read, the member's payload.
 		for _, st := range stats {
-			for _, l := range compress.FormatDecompressStats(st.h, uint64(st.payload), elapsed, st.computed) {
+			for _, l := range formatDecompressStats(st.h, uint64(st.payload), elapsed, st.computed) {
 				fmt.Fprintln(j.Stderr, l)
 			}
 		}
@@ -251,7 +251,7 @@ func (j *job) compress(w io.Writer, data []byte) error {
 		return errorf("%s", fmterr.LLVMMessage(err))
 	}
 	if j.Verbose {
-		for _, l := range compress.FormatCompressStats(h, j.Level, uint64(cw.n-int64(h.Len())), time.Since(start)) {
+		for _, l := range formatCompressStats(h, j.Level, uint64(cw.n-int64(h.Len())), time.Since(start)) {
 			fmt.Fprintln(j.Stderr, l)
 		}
 	}

@@ -64,7 +64,4 @@
 // from libzstd's; LLVM 22 reads it (tested), and at every level up to 12
 // it is smaller than what LLVM writes (NOTES.md). Every payload is decoded
 // and compared with the input before it is written.
-//
-// FormatCompressStats and FormatDecompressStats produce LLVM's --verbose
-// statistics, byte for byte apart from the measured speed.
 package compress

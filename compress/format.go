@@ -2,6 +2,7 @@ package compress
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strconv"
 )
 
@@ -179,3 +180,9 @@ func (h Header) AppendHeader(b []byte) []byte {
 	}
 	return append(b, h.Hash[:]...)
 }
+
+// FormatHash formats a hash value as LLVM's format_hex(v, 16) does: "0x"
+// and lower-case hex digits, zero-padded to 16 characters including the
+// "0x". So a value with a leading zero nibble prints 15 characters:
+// 0x04b2008fd98c1dd4 is "0x4b2008fd98c1dd4".
+func FormatHash(v uint64) string { return fmt.Sprintf("0x%014x", v) }

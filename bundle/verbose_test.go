@@ -1,17 +1,31 @@
-package compress
+package bundle
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goffload/goffload/compress"
 )
+
+// ccobTestdata reads one of package compress's golden CCOBs.
+func ccobTestdata(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "compress", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 // Expected texts are LLVM 22's verbose output for the same files (with the
 // timing-dependent speed lines replaced).
 func TestFormatCompressStats(t *testing.T) {
-	h, _ := ParseHeader(readTestdata(t, "v3-default.cbc"))
+	h, _ := compress.ParseHeader(ccobTestdata(t, "v3-default.cbc"))
 	h.TotalSize = 3891
-	checkLines(t, FormatCompressStats(h, 30, 3859, time.Second), `Compressed bundle format version: 3
+	checkLines(t, formatCompressStats(h, 30, 3859, time.Second), `Compressed bundle format version: 3
 Total file size (including headers): 3,891 bytes
 Compression method used: zstd
 Compression level: 30
@@ -21,8 +35,8 @@ Compression rate: 12.65
 Compression ratio: 7.91%
 Compression speed: 0.05 MB/s
 Truncated MD5 hash: 0x5f9372749e0260f0`)
-	h, _ = ParseHeader(readTestdata(t, "v2-default.cbc"))
-	checkLines(t, FormatCompressStats(h, 3, 4443, 10*time.Millisecond), `Compressed bundle format version: 2
+	h, _ = compress.ParseHeader(ccobTestdata(t, "v2-default.cbc"))
+	checkLines(t, formatCompressStats(h, 3, 4443, 10*time.Millisecond), `Compressed bundle format version: 2
 Total file size (including headers): 4,467 bytes
 Compression method used: zstd
 Compression level: 3
@@ -32,8 +46,8 @@ Compression rate: 10.99
 Compression ratio: 9.10%
 Compression speed: 4.66 MB/s
 Truncated MD5 hash: 0x5f9372749e0260f0`)
-	h, _ = ParseHeader(readTestdata(t, "empty.cbc"))
-	checkLines(t, FormatCompressStats(h, 3, 9, time.Millisecond), `Compressed bundle format version: 3
+	h, _ = compress.ParseHeader(ccobTestdata(t, "empty.cbc"))
+	checkLines(t, formatCompressStats(h, 3, 9, time.Millisecond), `Compressed bundle format version: 3
 Total file size (including headers): 41 bytes
 Compression method used: zstd
 Compression level: 3
@@ -46,8 +60,8 @@ Truncated MD5 hash: 0x4b2008fd98c1dd4`)
 }
 
 func TestFormatDecompressStats(t *testing.T) {
-	h, _ := ParseHeader(readTestdata(t, "v3-default.cbc"))
-	checkLines(t, FormatDecompressStats(h, 4443, 2*time.Second, h.HashValue()), `Compressed bundle format version: 3
+	h, _ := compress.ParseHeader(ccobTestdata(t, "v3-default.cbc"))
+	checkLines(t, formatDecompressStats(h, 4443, 2*time.Second, h.HashValue()), `Compressed bundle format version: 3
 Total file size (from header): 4,475 bytes
 Decompression method: zstd
 Size before decompression: 4,443 bytes
@@ -61,7 +75,7 @@ Hashes match: Yes`)
 	// An empty payload with size 0, then with size 5 (LLVM prints -nan, inf).
 	h0 := h
 	h0.UncompressedSize = 0
-	checkLines(t, FormatDecompressStats(h0, 0, time.Millisecond, 0x04b2008fd98c1dd4), `Compressed bundle format version: 3
+	checkLines(t, formatDecompressStats(h0, 0, time.Millisecond, 0x04b2008fd98c1dd4), `Compressed bundle format version: 3
 Total file size (from header): 4,475 bytes
 Decompression method: zstd
 Size before decompression: 0 bytes
@@ -73,13 +87,13 @@ Stored hash: 0x5f9372749e0260f0
 Recalculated hash: 0x4b2008fd98c1dd4
 Hashes match: No`)
 	h0.UncompressedSize = 5
-	got := FormatDecompressStats(h0, 0, time.Millisecond, 0x04b2008fd98c1dd4)
+	got := formatDecompressStats(h0, 0, time.Millisecond, 0x04b2008fd98c1dd4)
 	if got[5] != "Compression rate: inf" || got[6] != "Compression ratio: 0.00%" {
 		t.Errorf("size 5, empty payload: %q", got[5:7])
 	}
 	// Version 1 has no total-size line.
 	h.Version = 1
-	got = FormatDecompressStats(h, 4443, time.Second, h.HashValue())
+	got = formatDecompressStats(h, 4443, time.Second, h.HashValue())
 	if got[0] != "Compressed bundle format version: 1" || got[1] != "Decompression method: zstd" || len(got) != 10 {
 		t.Errorf("v1: %q", got)
 	}
@@ -87,19 +101,19 @@ Hashes match: No`)
 
 func TestFormatHelpers(t *testing.T) {
 	for n, want := range map[uint64]string{0: "0", 999: "999", 1000: "1,000", 3863798: "3,863,798", 1 << 40: "1,099,511,627,776"} {
-		if got := FormatCount(n); got != want {
-			t.Errorf("FormatCount(%d) = %q, want %q", n, got, want)
+		if got := formatCount(n); got != want {
+			t.Errorf("formatCount(%d) = %q, want %q", n, got, want)
 		}
 	}
 	for v, want := range map[uint64]string{0x04b2008fd98c1dd4: "0x4b2008fd98c1dd4", 0xc8a55e2ceecc8a93: "0xc8a55e2ceecc8a93", 0: "0x00000000000000", 0x0dedac46d5f588ff: "0xdedac46d5f588ff"} {
-		if got := FormatHash(v); got != want {
-			t.Errorf("FormatHash(%#x) = %q, want %q", v, got, want)
+		if got := compress.FormatHash(v); got != want {
+			t.Errorf("compress.FormatHash(%#x) = %q, want %q", v, got, want)
 		}
 	}
-	if got := formatFloat(div(1, 0)); got != "inf" {
+	if got := statFloat(statDiv(1, 0)); got != "inf" {
 		t.Errorf("1/0 = %q", got)
 	}
-	if got := FormatDecompressStats(Header{Version: 3, UncompressedSize: 1 << 20}, 10, 0, 0)[7]; got != "Decompression speed: inf MB/s" {
+	if got := formatDecompressStats(compress.Header{Version: 3, UncompressedSize: 1 << 20}, 10, 0, 0)[7]; got != "Decompression speed: inf MB/s" {
 		t.Errorf("zero time: %q", got)
 	}
 }
