@@ -156,13 +156,12 @@ type Reader struct {
 }
 
 type memberReader struct {
-	m    *Member
-	src  io.Reader
-	zl   *zlibReader // for v1 zlib, to learn the end
-	md5  hash.Hash
-	n    uint64
-	done bool
-	err  error
+	m   *Member
+	src io.Reader
+	zl  *zlibReader // for v1 zlib, to learn the end
+	md5 hash.Hash
+	n   uint64
+	err error
 }
 
 // NewReader returns a Reader of the CCOBs in r[0:size].

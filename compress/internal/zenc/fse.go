@@ -269,13 +269,6 @@ func appendNCount(dst []byte, norm []int16, log uint8) []byte {
 	return dst
 }
 
-// newTable normalizes counts at the given accuracy and builds the table.
-func newTable(counts []uint32, total uint32, log uint8) *fseTable {
-	t := &fseTable{log: log, norm: normalize(counts, total, log)}
-	t.build()
-	return t
-}
-
 // predefined builds one of the default distributions (RFC 8878, 3.1.1.3.2.2).
 func predefined(norm []int16, log uint8) *fseTable {
 	t := &fseTable{log: log, norm: norm}
