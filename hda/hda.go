@@ -25,6 +25,7 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
@@ -82,12 +83,29 @@ type Options struct {
 	memo map[string][]int // stored ID -> compatible target indexes
 }
 
-// Error is a failure with LLVM's message text.
-type Error struct{ Msg string }
+// Error is a failure with LLVM's message text (Msg), and its cause, if any
+// (Err: an *ar.FormatError, an *objfmt.LLVMError, an I/O error, ...).
+type Error struct {
+	Msg string
+	Err error
+}
 
 func (e *Error) Error() string { return e.Msg }
 
-func errorf(format string, a ...any) error { return &Error{Msg: fmt.Sprintf(format, a...)} }
+func (e *Error) Unwrap() error { return e.Err }
+
+// LLVMMessage returns the error's text, which is LLVM's.
+func (e *Error) LLVMMessage() string { return e.Msg }
+
+// errorf formats Msg as fmt.Errorf does; the error a %w verb names becomes
+// Err.
+func errorf(format string, a ...any) error {
+	err := fmt.Errorf(format, a...)
+	return &Error{Msg: err.Error(), Err: errors.Unwrap(err)}
+}
+
+// osError is LLVM's text for a failed system call: the C library's.
+func osError(err error) error { return &Error{Msg: oserr.Strerror(err), Err: err} }
 
 // codeObject is one extracted member of an output archive.
 type codeObject struct {
@@ -104,7 +122,7 @@ func Unbundle(o Options) error {
 	if n, _ := o.Archive.ReadAt(head[:], 0); magic.Identify(head[:n]) != magic.Archive {
 		// LLVM says this of every input that is not an archive (GNU, BSD,
 		// thin or AIX big).
-		return errorf("file too small to be an archive")
+		return &Error{Msg: "file too small to be an archive", Err: ar.ErrNotArchive}
 	}
 	rd, err := ar.NewReader(o.Archive, o.ArchiveSize, o.ArchiveName)
 	if err != nil {
@@ -162,7 +180,7 @@ func Unbundle(o Options) error {
 	}
 	for _, f := range files {
 		if err := f.Commit(); err != nil {
-			return errorf("%s", oserr.Strerror(err))
+			return osError(err)
 		}
 	}
 	return nil
@@ -170,11 +188,7 @@ func Unbundle(o Options) error {
 
 // archiveError gives LLVM's text for a malformed archive when there is one.
 func archiveError(err error) error {
-	var fe *ar.FormatError
-	if errors.As(err, &fe) && fe.LLVM != "" {
-		return errorf("%s", fe.LLVM)
-	}
-	return errorf("%v", err)
+	return &Error{Msg: fmterr.LLVMMessage(err), Err: err}
 }
 
 // openError gives LLVM's text for a member that cannot be opened: a thin
@@ -183,9 +197,9 @@ func archiveError(err error) error {
 func openError(err error) error {
 	var te *ar.ThinMemberError
 	if errors.As(err, &te) {
-		return errorf("'%s': %s", te.Name, oserr.Strerror(te.Err))
+		return &Error{Msg: fmt.Sprintf("'%s': %s", te.Name, oserr.Strerror(te.Err)), Err: err}
 	}
-	return errorf("%v", err)
+	return errorf("%w", err)
 }
 
 // memberData opens a member's content, decompressing a CCOB.
@@ -200,7 +214,7 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	}
 	var head [4]byte
 	if _, err := sr.ReadAt(head[:], 0); err != nil {
-		return nil, 0, errorf("%s: %v", m.Name, err)
+		return nil, 0, errorf("%s: %w", m.Name, err)
 	}
 	if magic.Identify(head[:]) != magic.CompressedBundle {
 		if o.Uncompressed != nil {
@@ -214,10 +228,10 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	out, n, err := o.Decompress(sr, size)
 	var tl *spool.TooLargeError
 	if errors.As(err, &tl) {
-		return nil, 0, errorf("'%s(%s)': %v", o.ArchiveName, m.Name, err)
+		return nil, 0, errorf("'%s(%s)': %w", o.ArchiveName, m.Name, err)
 	}
 	if err != nil {
-		return nil, 0, errorf("Failed to decompress code object: %v", err)
+		return nil, 0, errorf("Failed to decompress code object: %w", err)
 	}
 	return out, n, nil
 }
@@ -228,9 +242,9 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 func (o Options) memberError(m *ar.Member, err error) error {
 	var le *objfmt.LLVMError
 	if errors.As(err, &le) {
-		return errorf("%s", le.Msg)
+		return &Error{Msg: le.Msg, Err: err}
 	}
-	return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+	return errorf("%s(%s): %w", o.ArchiveName, m.Name, err)
 }
 
 // bundle is one entry of a member, in the order LLVM visits them.
@@ -308,7 +322,7 @@ func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
 				if o.ObjcopyFailed != nil {
 					return o.ObjcopyFailed(err)
 				}
-				return errorf("%s(%s): %v", o.ArchiveName, m.Name, err)
+				return errorf("%s(%s): %w", o.ArchiveName, m.Name, err)
 			}
 			co.data, co.size = bytes.NewReader(buf.Bytes()), int64(buf.Len())
 		} else {
@@ -413,7 +427,7 @@ func checkMembers(o Options, members []*ar.Member) error {
 func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.WriteOption) (*atomicfile.File, error) {
 	f, err := atomicfile.CreateFile(name)
 	if err != nil {
-		return nil, errorf("%s", oserr.Strerror(err))
+		return nil, osError(err)
 	}
 	members := make([]ar.NewMember, len(objs))
 	for i, c := range objs {
@@ -424,7 +438,7 @@ func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.W
 	}
 	if err := ar.WriteGNU(f, members, opts...); err != nil {
 		f.Abort()
-		return nil, errorf("%v", err)
+		return nil, errorf("%w", err)
 	}
 	return f, nil
 }
