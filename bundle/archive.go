@@ -78,7 +78,7 @@ func (j *job) unbundleArchive() error {
 	err = hda.Unbundle(o)
 	var he *hda.Error
 	if errors.As(err, &he) {
-		return &Error{Msg: he.Msg}
+		return &Error{Msg: he.Msg, Err: he.Err}
 	}
 	return err
 }

@@ -59,13 +59,13 @@ func (j *job) decompressInput(in *input, headOnly bool) (parts []*input, llvm bo
 	if llvmErr == nil {
 		var p *input
 		var sum uint64
+		// A failed drain, a bundle past maxDecompressed included, is
+		// reported below as "Failed to decompress input: ...".
 		p, sum, llvmErr = j.drain(in.path, rd, headOnly)
 		if llvmErr == nil {
 			parts = append(parts, p)
 			stats = append(stats, stat{h, in.size - int64(h.Len()), sum})
 			llvm = true
-		} else if isTooLarge(llvmErr) {
-			return nil, false, llvmErr
 		}
 	}
 	if llvmErr != nil {
@@ -83,9 +83,6 @@ func (j *job) decompressInput(in *input, headOnly bool) (parts []*input, llvm bo
 				return parts, false, decompressError(llvmErr)
 			}
 			p, sum, err := j.drain(in.path, r, headOnly)
-			if isTooLarge(err) {
-				return parts, false, err
-			}
 			if err != nil {
 				return parts, false, decompressError(llvmErr)
 			}
@@ -139,7 +136,7 @@ func (j *job) inflate(in *input) (*input, compress.Header, uint64, bool, error) 
 	if err != nil {
 		f.Close()
 		if isTooLarge(err) {
-			return nil, compress.Header{}, 0, false, errorf("'%s': %v", in.path, err)
+			return nil, compress.Header{}, 0, false, errorf("'%s': %w", in.path, err)
 		}
 		return nil, compress.Header{}, 0, false, nil
 	}
@@ -198,7 +195,7 @@ func (j *job) drain(path string, r io.Reader, headOnly bool) (*input, uint64, er
 		f.Close()
 		var tl *spool.TooLargeError
 		if errors.As(err, &tl) {
-			return nil, 0, errorf("'%s': %v", path, err)
+			return nil, 0, errorf("'%s': %w", path, err)
 		}
 		return nil, 0, err
 	}

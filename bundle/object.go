@@ -27,9 +27,9 @@ func (j *job) objectWalker(in *input) (walker, bool, error) {
 	switch {
 	case errors.As(err, &le):
 		// LLVM's words; the bundles before the bad section come first.
-		err = errorf("%s", le.Msg)
+		err = &Error{Msg: le.Msg, Err: err}
 	case err != nil:
-		return nil, true, errorf("'%s': %v", in.path, err)
+		return nil, true, errorf("'%s': %w", in.path, err)
 	}
 	return &objectWalker{j: j, in: in, bundles: bundles, tail: err, i: -1}, true, nil
 }
@@ -53,7 +53,7 @@ func (o *objectWalker) next() (string, bool, error) {
 func (o *objectWalker) extract(w io.Writer) error {
 	b := o.bundles[o.i]
 	if b.Truncated {
-		return errorf("%s", objfmt.ErrTruncated.Error())
+		return &Error{Msg: objfmt.ErrTruncated.Error(), Err: objfmt.ErrTruncated}
 	}
 	if !b.HostPlaceholder {
 		return copyRange(w, o.in.r, b.Offset, b.Size)
@@ -245,7 +245,7 @@ func (oneNUL) ReadAt(p []byte, off int64) (int, error) {
 func (j *job) runObjcopyBundle(ref int) error {
 	path, err := objcopy.Find(j.Argv0)
 	if err != nil {
-		return errorf("%v", err)
+		return errorf("%w", err)
 	}
 	tmp, err := objcopy.CreateTemp()
 	if err != nil {
@@ -253,7 +253,7 @@ func (j *job) runObjcopyBundle(ref int) error {
 		if asPathError(err, &pe) {
 			return pathError(pe.Path, pe.Err)
 		}
-		return errorf("%v", err)
+		return errorf("%w", err)
 	}
 	defer os.Remove(tmp.Name())
 	// The host bundle's placeholder, one NUL byte. A failed write would
@@ -304,11 +304,11 @@ func (j *job) objcopyFailed(path string, err error) error {
 func (j *job) runObjcopyStrip(w io.Writer, in *input) error {
 	path, err := objcopy.Find(j.Argv0)
 	if err != nil {
-		return errorf("%v", err)
+		return errorf("%w", err)
 	}
 	tmp, err := objcopy.CreateTemp()
 	if err != nil {
-		return errorf("%v", err)
+		return errorf("%w", err)
 	}
 	name := tmp.Name()
 	tmp.Close()

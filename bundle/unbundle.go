@@ -109,7 +109,7 @@ func (t *textWalker) extract(w io.Writer) error {
 	if err != nil {
 		// The input's fault, not the output's (LLVM 22 reads past its
 		// buffer here and fails writing the output).
-		return errorf("'%s': %v", t.path, err)
+		return errorf("'%s': %w", t.path, err)
 	}
 	_, err = w.Write(p)
 	return err
@@ -138,7 +138,7 @@ func newBinaryWalker(in *input) (*binaryWalker, error) {
 	// is extracted (LLVM would read outside its buffer).
 	entries, err := binfmt.ReadTable(in.r, in.size)
 	if err != nil {
-		return nil, errorf("'%s': invalid bundle header: %v", in.path, err)
+		return nil, errorf("'%s': invalid bundle header: %w", in.path, err)
 	}
 	return &binaryWalker{in: in, entries: binfmt.VisitOrder(entries), i: -1}, nil
 }
@@ -154,7 +154,7 @@ func (b *binaryWalker) next() (string, bool, error) {
 func (b *binaryWalker) extract(w io.Writer) error {
 	e := b.entries[b.i]
 	if e.Outside != nil {
-		return errorf("'%s': invalid bundle header: %v", b.in.path, e.Outside)
+		return errorf("'%s': invalid bundle header: %w", b.in.path, e.Outside)
 	}
 	return copyRange(w, b.in.r, e.Offset, e.Size)
 }
@@ -310,7 +310,7 @@ func (j *job) unbundle() error {
 			if errors.As(err, &e) {
 				return err // already LLVM's words (objcopy failures)
 			}
-			return errorf("'%s': %v", path, err)
+			return errorf("'%s': %w", path, err)
 		}
 		work.Erase(match)
 	}
@@ -327,7 +327,7 @@ func (j *job) unbundle() error {
 		if len(remaining) == total && isHostID(t) {
 			// Nothing was extracted: the host gets the whole input.
 			if err := copyRange(f, in.r, 0, in.size); err != nil {
-				return errorf("'%s': %v", path, err)
+				return errorf("'%s': %w", path, err)
 			}
 		}
 	}
