@@ -199,6 +199,7 @@ func writeBinaryBundle(t *testing.T, path, id string, payload []byte) {
 // received the payload. Without -update it checks a random sample of the
 // pairs (all of them are in the golden table).
 func TestCompatibleLLVM(t *testing.T) {
+	t.Parallel()
 	b := needBundler(t)
 	pairs := compatPairs()
 	if !*update {
@@ -269,6 +270,7 @@ func compatMatrix(results map[[3]string]bool) [][]string {
 // bundle for processor P is extracted for a request "P:f+" exactly when P
 // supports f. With -update every processor is probed, otherwise a sample.
 func TestAMDGPUFeaturesLLVM(t *testing.T) {
+	t.Parallel()
 	b := needBundler(t)
 	var procs []string
 	for p := range amdgcnProcessors {

@@ -94,6 +94,7 @@ func TestConflictingPair(t *testing.T) {
 // TestConflictingPairLLVM bundles hip targets of one key with the LLVM 22
 // bundler and compares its conflict report with ConflictingPair.
 func TestConflictingPairLLVM(t *testing.T) {
+	t.Parallel()
 	b := needBundler(t)
 	const key = "hip-amdgcn-amd-amdhsa-"
 	var recs [][]string
@@ -139,6 +140,7 @@ func TestConflictingPairLLVM(t *testing.T) {
 }
 
 func TestCommandLineConflictLLVM(t *testing.T) {
+	t.Parallel()
 	cases := [][]string{
 		{"hipv4-amdgcn-amd-amdhsa--gfx906:xnack+", "hip-amdgcn-amd-amdhsa--gfx906", "hipv4-amdgcn-amd-amdhsa--gfx906:sramecc+", "hip-amdgcn-amd-amdhsa--gfx906:xnack+"},
 		{"hip-amdgcn-amd-amdhsa-unknown-gfx906:xnack+", "hip-amdgcn-amd-amdhsa--gfx906"},

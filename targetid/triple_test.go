@@ -44,6 +44,7 @@ func TestArchGolden(t *testing.T) {
 }
 
 func TestArchLLVM(t *testing.T) {
+	t.Parallel()
 	b := needBundler(t)
 	valid := map[string]bool{}
 	rest := archCandidates()
@@ -202,6 +203,7 @@ func TestStandardGolden(t *testing.T) {
 // TestStandardLLVM compares Standard with the IDs the LLVM 22 bundler
 // writes, for the spec rows and many random triples.
 func TestStandardLLVM(t *testing.T) {
+	t.Parallel()
 	b := needBundler(t)
 	in := standardInputs()
 	var recs [][]string
@@ -270,6 +272,7 @@ func TestNormalizeGolden(t *testing.T) {
 // prints after `-mtriple=` (which it normalises). opt refuses triples whose
 // normalised architecture is unknown; those are skipped.
 func TestNormalizeLLVM(t *testing.T) {
+	t.Parallel()
 	opt := llvmref.Need(t, "opt")
 	dir := t.TempDir()
 	var recs [][]string
@@ -312,6 +315,7 @@ func TestNormalizeLLVM(t *testing.T) {
 // TestOffloadArchLLVM checks IsOffloadArch against the processors the LLVM
 // 22 bundler keeps in an ID, for every known name and some near misses.
 func TestOffloadArchLLVM(t *testing.T) {
+	t.Parallel()
 	names := []string{"gfx940", "gfx941", "sm_100f", "sm_70a", "tahiti", "stoney", "fiji",
 		"GFX906", "compute_70", "pvc", "dg2", "unknown", "gfx9", "gfx1152x", "sm_", "Generic",
 		"gfx9-4", "gfx12-5-generic", "gfx1154", "sm_122", "amdgcn"}
