@@ -4,27 +4,38 @@
 //
 // # The convention
 //
-// Each format package (ar, binfmt, bitcode, compress, objfmt, offloadbin,
-// textfmt) reports malformed input as a *FormatError of its own, as
-// debug/elf, debug/macho and debug/pe each have theirs. They share one
+// Each format package reports malformed input as a *FormatError of its own,
+// as debug/elf, debug/macho and debug/pe each have theirs. They share one
 // shape:
 //
 //	Offset int64  // where: the byte offset of the damage in the input
-//	Field  string // which field ("magic", "version", "entry 3", ...)
+//	Field  string // which field ("magic", "entry 3", ...); "" when Msg names it
 //	Msg    string // what was wrong, in our words, with the value seen
-//	Err    error  // the package's sentinel (ErrTruncated, ErrBadMagic, ...)
+//	Err    error  // the package's sentinel, which Unwrap returns
 //
-// and Unwrap returns Err, so that
+// so that, through any wrapping a caller adds,
 //
 //	var fe *compress.FormatError
 //	if errors.As(err, &fe) { ... fe.Offset, fe.Field ... }
 //	if errors.Is(err, compress.ErrCorrupt) { ... }
 //
-// work through any wrapping a caller adds. A package adds fields where its
-// format needs them (ar's Path names the archive or member). Each package
-// keeps its own type so that its Error text names the format ("compressed
-// bundle at offset 0: ..."), and a caller matches the errors of the package
-// it called.
+// both work. Each package keeps its own type so that its Error text names
+// the format ("compressed bundle at offset 0: ..."), and a caller matches
+// the errors of the package it called. The types and the sentinels they
+// wrap:
+//
+//	ar.FormatError          ErrNotArchive, ErrMalformed, ErrInsecurePath (and Path, the archive)
+//	binfmt.FormatError      ErrTruncatedTable
+//	bitcode.FormatError     ErrNotBitcode, ErrMalformed, ErrUnsupported
+//	compress.FormatError    ErrNotCompressed, ErrHeaderTooSmall, ErrUnknownMethod,
+//	                        ErrCorrupt, ErrSize, ErrTrailingData, ErrLimit
+//	objfmt.FormatError      ErrMalformed (objfmt.LLVMError and LayoutError are ErrMalformed too)
+//	offloadbin.FormatError  ErrInvalid, ErrTruncated
+//	textfmt.FormatError     ErrNoEnd
+//
+// inspect.Error, the container layer's, has Offset, Field and Err too and
+// adds the file and the path of containers to the damage; it wraps the
+// format packages' errors.
 //
 // # LLVM's words
 //
@@ -35,9 +46,11 @@
 //	LLVMMessage() string
 //
 // (the LLVMMessager interface), returning "" when LLVM has no text for it.
-// The format packages' FormatError types have it where LLVM reads the same
-// format, as do the few errors whose text is LLVM's word for word
-// (objfmt.LLVMError, offloadbin.ObjectError). Callers never look for the
+// The FormatError types of ar, bitcode, compress and offloadbin keep that
+// text in a field LLVM; offloadbin.BitcodeError gives LLVM's "Failed to
+// create module"; errors whose text is LLVM's word for word return their
+// text (objfmt.LLVMError, offloadbin.ObjectError, ar.MemberError, and the
+// drivers' bundle.Error and hda.Error). Callers never look for the
 // text package by package: LLVMMessage, below, finds it anywhere in an
 // error's tree, and gives the error's own text where LLVM has none.
 package fmterr

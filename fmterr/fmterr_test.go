@@ -1,10 +1,12 @@
 package fmterr_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/fmterr"
 )
 
@@ -53,7 +55,17 @@ func (e *wrapLLVM) LLVMMessage() string { return e.unknown }
 func (e *wrapLLVM) Unwrap() error       { return e.err }
 
 func ExampleLLVMMessage() {
-	err := fmt.Errorf("reading lib.a: %w", &llvmErr{"offset 8: member header: size field \"x\" is not a number", "truncated or malformed archive (characters in size field in archive header are not all decimal numbers: 'x')"})
+	// An archive whose member header has a size that is not a number.
+	lib := []byte("!<arch>\nk.o/            0           0     0     644     12x       `\n")
+	_, err := ar.NewReader(bytes.NewReader(lib), int64(len(lib)), "lib.a")
+	err = fmt.Errorf("reading: %w", err)
+
+	var fe *ar.FormatError
+	fmt.Println(errors.As(err, &fe), fe.Offset, fe.Field, errors.Is(err, ar.ErrMalformed))
+	fmt.Println(err)
 	fmt.Println(fmterr.LLVMMessage(err))
-	// Output: truncated or malformed archive (characters in size field in archive header are not all decimal numbers: 'x')
+	// Output:
+	// true 56 size true
+	// reading: lib.a: offset 56: size: size field "12x" is not a decimal number
+	// truncated or malformed archive (characters in size field in archive member header are not all decimal numbers: '12x' for the archive member header at offset 8)
 }
