@@ -6,9 +6,9 @@ package main
 import (
 	"os"
 
-	"github.com/goffload/goffload/bundle"
+	"github.com/goffload/goffload/internal/bundler"
 )
 
 func main() {
-	os.Exit(bundle.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(bundler.Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

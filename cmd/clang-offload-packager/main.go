@@ -1,14 +1,14 @@
 // Command clang-offload-packager is llvm-offload-binary under its old
 // name: the same program, which warns on stderr that the name is
-// deprecated, as LLVM 22.1.8 does (see package offloadbin/cli).
+// deprecated, as LLVM 22.1.8 does (see package internal/packager).
 package main
 
 import (
 	"os"
 
-	"github.com/goffload/goffload/offloadbin/cli"
+	"github.com/goffload/goffload/internal/packager"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args, cli.StdEnv()))
+	os.Exit(packager.Main(os.Args, packager.StdEnv()))
 }

@@ -1,14 +1,14 @@
 // Command llvm-offload-binary packages device images into OffloadBinary
 // containers and extracts them again, as LLVM 22.1.8's tool of the same
-// name does (see package offloadbin/cli).
+// name does (see package internal/packager).
 package main
 
 import (
 	"os"
 
-	"github.com/goffload/goffload/offloadbin/cli"
+	"github.com/goffload/goffload/internal/packager"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args, cli.StdEnv()))
+	os.Exit(packager.Main(os.Args, packager.StdEnv()))
 }

@@ -4,8 +4,8 @@
 // LLVM's fatal errors ("LLVM ERROR: <msg>", exit status 1, no program name)
 // and the output stream that remembers a failed write (raw_fd_ostream,
 // reported as "IO failure on output stream: <errno text>"). The
-// clang-offload-bundler command line (package bundle) and the
-// llvm-offload-binary one (package offloadbin/cli) both use it; parsing
+// clang-offload-bundler command line (package internal/bundler) and the
+// llvm-offload-binary one (package internal/packager) both use it; parsing
 // their options is package llvmcl's job, errno texts package oserr's.
 package llvmtool
 

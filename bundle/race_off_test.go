@@ -1,5 +1,0 @@
-//go:build !race
-
-package bundle_test
-
-const raceEnabled = false

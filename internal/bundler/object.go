@@ -1,0 +1,326 @@
+package bundler
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/llvmtool"
+	"github.com/goffload/goffload/internal/objcopy"
+	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/internal/spool"
+	"github.com/goffload/goffload/objfmt"
+)
+
+// objectWalker returns a walker over the bundle sections of an object file,
+// or false when the input is not an object file (then the binary format
+// applies, as in LLVM).
+func (j *job) objectWalker(in *input) (walker, bool, error) {
+	if !objfmt.IsObject(in.r, in.size) {
+		return nil, false, nil
+	}
+	bundles, err := objfmt.ScanBundles(in.r, in.size)
+	var le *objfmt.LLVMError
+	switch {
+	case errors.As(err, &le):
+		// LLVM's words; the bundles before the bad section come first.
+		err = &Error{Msg: le.Msg, Err: err}
+	case err != nil:
+		return nil, true, errorf("'%s': %w", in.path, err)
+	}
+	return &objectWalker{j: j, in: in, bundles: bundles, tail: err, i: -1}, true, nil
+}
+
+type objectWalker struct {
+	j       *job
+	in      *input
+	bundles []objfmt.Bundle
+	tail    error // met after the last bundle
+	i       int
+}
+
+func (o *objectWalker) next() (string, bool, error) {
+	o.i++
+	if o.i >= len(o.bundles) {
+		return "", false, o.tail
+	}
+	return o.bundles[o.i].ID, true, nil
+}
+
+func (o *objectWalker) extract(w io.Writer) error {
+	b := o.bundles[o.i]
+	if b.Truncated {
+		return &Error{Msg: objfmt.ErrTruncated.Error(), Err: objfmt.ErrTruncated}
+	}
+	if !b.HostPlaceholder {
+		return copyRange(w, o.in.r, b.Offset, b.Size)
+	}
+	// The one-NUL-byte placeholder stands for the host object: the input
+	// with every bundle section removed.
+	if o.j.DryRun {
+		o.j.printCommand(objcopy.StripArgs(o.in.path, objcopy.TempName()))
+		return nil
+	}
+	in := o.in
+	if in.file == nil && !in.beyondLLVM {
+		// LLVM runs objcopy on the input path, which reads the file
+		// again: standard input and pipes have nothing left, and a
+		// compressed input is a CCOB, not an object.
+		again, err := o.j.reread(in.path)
+		if err != nil {
+			return o.j.objcopyMessage(fmt.Sprintf("'%s': %s", in.path, oserr.Strerror(err)))
+		}
+		defer again.Close()
+		if !objfmt.IsObject(again, again.Size) {
+			return o.j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", in.path))
+		}
+		in = &input{path: in.path, r: again, size: again.Size}
+	}
+	if !objfmt.IsELF(in.r, in.size) {
+		return o.j.runObjcopyStrip(w, in)
+	}
+	if err := objfmt.StripBundles(w, in.r, in.size); err != nil {
+		return o.j.objcopyFailed(in.path, err)
+	}
+	return nil
+}
+
+// reread reads an input again by path, as the llvm-objcopy LLVM runs does:
+// "-" is what is left of standard input. The content goes to a temporary
+// file, at most maxStreamInput bytes.
+func (j *job) reread(path string) (*spool.File, error) {
+	if path == "-" {
+		return spool.Read(j.Stdin, maxStreamInput, "input")
+	}
+	return rereadFile(path)
+}
+
+// rereadFile reads the file at path (a pipe, a device) again into a
+// temporary file, at most maxStreamInput bytes.
+func rereadFile(path string) (*spool.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return spool.Read(f, maxStreamInput, "input")
+}
+
+// bundleObject bundles into a copy of the reference object. It returns
+// false when the reference input is not an object file.
+func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
+	host := ins[ref]
+	if !objfmt.IsObject(host.r, host.size) {
+		return false, nil
+	}
+	if j.hostIndex < 0 {
+		// LLVM 22 crashes here (no host index for a HIP-only list).
+		return true, errorf("expecting exactly one host target but got 0")
+	}
+	// LLVM first opens the output and writes its (empty) in-memory
+	// container there, compressed when asked, then lets objcopy overwrite
+	// it; the verbose statistics of that empty compression are all that
+	// remains of it.
+	f, err := atomicfile.Create(j.outputs[0])
+	if err != nil {
+		return true, pathError(j.outputs[0], err)
+	}
+	defer f.Abort()
+	var empty bytes.Buffer // the container LLVM writes first
+	if j.Compress {
+		if err := j.compress(&empty, nil); err != nil {
+			return true, err
+		}
+	}
+	if j.DryRun {
+		names, files := j.sectionFiles(objcopy.TempName())
+		args := objcopy.BundleArgs(names, files, j.inputs[ref], j.outputs[0])
+		j.printCommand(args)
+		if _, err := f.Write(empty.Bytes()); err != nil {
+			return true, llvmtool.IOFailure(err)
+		}
+		if err := f.Commit(); err != nil {
+			return true, llvmtool.IOFailure(err)
+		}
+		return true, nil
+	}
+	if !objfmt.IsELF(host.r, host.size) {
+		f.Abort() // objcopy writes the output
+		return true, j.runObjcopyBundle(ref)
+	}
+	// LLVM hands objcopy the paths, and objcopy reads the files to add
+	// first, then the host. An input we could only read once (standard
+	// input, a pipe) is what objcopy finds on reading it again: "-" is a
+	// file of that name to --add-section, and the rest of standard input
+	// (nothing) as the host.
+	secs := make([]objfmt.Section, len(ins))
+	for i, in := range ins {
+		name := objfmt.BundlePrefix + j.targets[i].std
+		if i == j.hostIndex {
+			secs[i] = objfmt.Section{Name: name, Data: oneNUL{}, Size: 1}
+			continue
+		}
+		if in.file == nil {
+			data, err := rereadFile(j.inputs[i]) // "-" too: a file of that name
+			if err != nil {
+				return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[i], oserr.Strerror(err)))
+			}
+			defer data.Close()
+			secs[i] = objfmt.Section{Name: name, Data: data, Size: data.Size}
+			continue
+		}
+		secs[i] = objfmt.Section{Name: name, Data: in.r, Size: in.size}
+	}
+	if host.file == nil {
+		data, err := j.reread(j.inputs[ref])
+		if err != nil {
+			return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[ref], oserr.Strerror(err)))
+		}
+		defer data.Close()
+		if !objfmt.IsELF(data, data.Size) {
+			return true, j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", j.inputs[ref]))
+		}
+		host = &input{path: host.path, r: data, size: data.Size}
+	}
+	tw := llvmtool.NewTrackWriter(f)
+	if err := objfmt.AddSections(tw, host.r, host.size, secs); err != nil {
+		if tw.Err() != nil {
+			// Writing the output failed (a full disk, a file size
+			// limit): no llvm-objcopy ran, and the file to name is
+			// the output, not our temporary file.
+			return true, pathError(j.outputs[0], tw.Err())
+		}
+		return true, j.objcopyFailed(j.inputs[ref], err)
+	}
+	if j.outputs[0] == "-" && empty.Len() > 0 {
+		// LLVM's buffered stdout is flushed at exit, after objcopy
+		// has written the object there.
+		if _, err := f.Write(empty.Bytes()); err != nil {
+			return true, llvmtool.IOFailure(err)
+		}
+	}
+	return true, f.Commit()
+}
+
+// objcopyMessage fails as LLVM does when llvm-objcopy prints msg as its
+// error.
+func (j *job) objcopyMessage(msg string) error {
+	fmt.Fprintf(j.Stderr, "%s: error: %s\n", objcopy.Name, msg)
+	return errorf("'llvm-objcopy' tool failed")
+}
+
+// sectionFiles lists, per target, the section name and the file objcopy
+// would add: the input, or for the host a temporary file holding one NUL
+// byte.
+func (j *job) sectionFiles(hostTemp string) (names, files []string) {
+	for i, t := range j.targets {
+		file := j.inputs[i]
+		if i == j.hostIndex {
+			file = hostTemp
+		}
+		names = append(names, objfmt.BundlePrefix+t.std)
+		files = append(files, file)
+	}
+	return names, files
+}
+
+type oneNUL struct{}
+
+func (oneNUL) ReadAt(p []byte, off int64) (int, error) {
+	if off != 0 || len(p) == 0 {
+		return 0, io.EOF
+	}
+	p[0] = 0
+	if len(p) > 1 {
+		return 1, io.EOF
+	}
+	return 1, nil
+}
+
+// runObjcopyBundle bundles into a non-ELF host object by running
+// llvm-objcopy exactly as LLVM 22 does.
+func (j *job) runObjcopyBundle(ref int) error {
+	path, err := objcopy.Find(j.Argv0)
+	if err != nil {
+		return errorf("%w", err)
+	}
+	tmp, err := objcopy.CreateTemp()
+	if err != nil {
+		var pe *os.PathError
+		if asPathError(err, &pe) {
+			return pathError(pe.Path, pe.Err)
+		}
+		return errorf("%w", err)
+	}
+	defer os.Remove(tmp.Name())
+	// The host bundle's placeholder, one NUL byte. A failed write would
+	// leave the section empty: LLVM's raw_fd_ostream fails there.
+	_, err = tmp.Write([]byte{0})
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return llvmtool.IOFailure(err)
+	}
+	names, files := j.sectionFiles(tmp.Name())
+	args := objcopy.BundleArgs(names, files, j.inputs[ref], j.outputs[0])
+	if err := objcopy.Run(path, args, j.Stdout, j.Stderr); err != nil {
+		return errorf("'llvm-objcopy' tool failed")
+	}
+	return nil
+}
+
+func (j *job) printCommand(args []string) {
+	path, err := objcopy.Find(j.Argv0)
+	if err != nil {
+		path = "llvm-objcopy"
+	}
+	fmt.Fprintln(j.Stderr, objcopy.FormatCommand(path, args))
+}
+
+// objcopyFailed reports an object our ELF writer refused — one llvm-objcopy
+// refuses too — with objcopy's message when we know its words, else with
+// our reason, and then LLVM's message.
+func (j *job) objcopyFailed(path string, err error) error {
+	var le *objfmt.LLVMError
+	if errors.As(err, &le) {
+		return j.objcopyMessage(le.Msg)
+	}
+	// Too large a layout: llvm-objcopy fails to allocate its output
+	// where that is more than memory and swap together.
+	var lay *objfmt.LayoutError
+	if errors.As(err, &lay) && lay.Size > 0 && objcopy.CannotAllocate(lay.Size) {
+		return j.objcopyMessage(objcopy.AllocMessage(path, lay.Size))
+	}
+	llvmtool.Error(j.Stderr, j.Argv0, j.Color, fmt.Sprintf("'%s': %v", path, err))
+	return errorf("'llvm-objcopy' tool failed")
+}
+
+// runObjcopyStrip makes the host object of a non-ELF fat object with
+// llvm-objcopy, as LLVM does, and copies the result to w.
+func (j *job) runObjcopyStrip(w io.Writer, in *input) error {
+	path, err := objcopy.Find(j.Argv0)
+	if err != nil {
+		return errorf("%w", err)
+	}
+	tmp, err := objcopy.CreateTemp()
+	if err != nil {
+		return errorf("%w", err)
+	}
+	name := tmp.Name()
+	tmp.Close()
+	defer os.Remove(name)
+	if err := objcopy.Run(path, objcopy.StripArgs(in.path, name), j.Stdout, j.Stderr); err != nil {
+		return errorf("'llvm-objcopy' tool failed")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return errorf("Failed to read back the modified object file")
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package bundler_test
+
+const raceEnabled = false
