@@ -12,21 +12,21 @@
 //   - StripBundles is `llvm-objcopy --regex
 //     --remove-section=__CLANG_OFFLOAD_BUNDLE__.* -- in out`.
 //
-// What llvm-objcopy does, as learnt by experiment (see writer.go): sections
-// outside segments are laid out again in the order of their original file
-// offsets, each at the next multiple of its alignment, with zero padding;
-// added sections follow in the order given; the section header table comes
-// last, aligned to the word size. Segment contents are kept in place, gaps
-// between segments become zeros. The section-name and symbol-name string
-// tables are rebuilt with LLVM's StringTableBuilder ordering (strings sorted
-// by their reversed bytes, descending, and suffixes merged into the string
-// before them). Symbols defined in removed sections are dropped, relocation
-// sections of removed sections are removed, and every section and symbol
-// index is renumbered in headers, symbols, relocations and SHT_GROUP
+// What llvm-objcopy does, as learnt by experiment (see writer.go, symbols.go
+// and layout.go): sections outside segments are laid out again in the order of
+// their original file offsets, each at the next multiple of its alignment, with
+// zero padding; added sections follow in the order given; the section header
+// table comes last, aligned to the word size. Segment contents are kept in
+// place, gaps between segments become zeros. The section-name and symbol-name
+// string tables are rebuilt with LLVM's StringTableBuilder ordering (strings
+// sorted by their reversed bytes, descending, and suffixes merged into the
+// string before them). Symbols defined in removed sections are dropped,
+// relocation sections of removed sections are removed, and every section and
+// symbol index is renumbered in headers, symbols, relocations and SHT_GROUP
 // contents. When symbols move (non-local symbols before local ones) or are
-// dropped, .llvm_addrsig keeps its contents and gets sh_link 0, as
-// llvm-objcopy leaves it. A non-allocated SHT_STRTAB section that is neither
-// the section-name nor the symbol-name table is emptied to one NUL byte.
+// dropped, .llvm_addrsig keeps its contents and gets sh_link 0, as llvm-objcopy
+// leaves it. A non-allocated SHT_STRTAB section that is neither the
+// section-name nor the symbol-name table is emptied to one NUL byte.
 //
 // Other object formats (COFF and PE, Mach-O, Wasm, XCOFF, DXContainer) are
 // recognised by IsObject; for them the bundler runs the real llvm-objcopy.
