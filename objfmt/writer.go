@@ -67,23 +67,7 @@ type outSection struct {
 // add appended, laid out as llvm-objcopy lays it out.
 func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Section) error {
 	if len(f.secs) == 0 {
-		if f.shstrndx != shnUndef {
-			return llvmErr("e_shstrndx field value %d in elf header  is invalid", f.shstrndx)
-		}
-		// Without a section header table llvm-objcopy writes none
-		// either: the contents of added sections follow the segments,
-		// unnamed and unlisted.
-		f.noShdrs = true
-		_, out, _ := f.numberSections(nil, add)
-		segs, err := f.segments()
-		if err != nil {
-			return err
-		}
-		end, err := f.layout(out, segs)
-		if err != nil {
-			return err
-		}
-		return f.write(w, out, segs, end, 0)
+		return f.rewriteWithoutShdrs(w, add)
 	}
 	if err := f.objcopyCheck(); err != nil {
 		return err
@@ -91,6 +75,67 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 	if err := f.checkSections(); err != nil {
 		return err
 	}
+	if err := f.checkRelocLinks(); err != nil {
+		return err
+	}
+	removed, err := f.removedSections(remove)
+	if err != nil {
+		return err
+	}
+	rw, err := f.renumber(removed, add)
+	if err != nil {
+		return err
+	}
+	rw.finishTables()
+	for _, s := range rw.out[1:] {
+		if err := f.renumberSection(s, rw); err != nil {
+			return err
+		}
+	}
+	for _, s := range rw.out[1:] {
+		s.nameOff = rw.shstr.offset(s.name)
+	}
+	if err := f.setAddedFlags(rw.out, add); err != nil {
+		return err
+	}
+
+	segs, err := f.segments()
+	if err != nil {
+		return err
+	}
+	shoff, err := f.layout(rw.out, segs)
+	if err != nil {
+		return err
+	}
+	return f.write(w, rw.out, segs, shoff, rw.newIdx[f.shstrndx])
+}
+
+// rewriteWithoutShdrs writes f, which has no section header table, with add
+// appended.
+func (f *elfFile) rewriteWithoutShdrs(w io.Writer, add []Section) error {
+	if f.shstrndx != shnUndef {
+		return llvmErr("e_shstrndx field value %d in elf header  is invalid", f.shstrndx)
+	}
+	// Without a section header table llvm-objcopy writes none
+	// either: the contents of added sections follow the segments,
+	// unnamed and unlisted.
+	f.noShdrs = true
+	_, out, _ := f.numberSections(nil, add)
+	segs, err := f.segments()
+	if err != nil {
+		return err
+	}
+	end, err := f.layout(out, segs)
+	if err != nil {
+		return err
+	}
+	return f.write(w, out, segs, end, 0)
+}
+
+// removedSections returns, by input section index, the sections the
+// rewrite drops: those for which remove is true, and the relocation
+// sections and groups that go with them.
+func (f *elfFile) removedSections(remove func(*elfSection) bool) ([]bool, error) {
 	n := len(f.secs)
 	removed := make([]bool, n)
 	for i := 1; i < n; i++ {
@@ -103,9 +148,37 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 			removed[i] = true
 		}
 	}
-	// llvm-objcopy refuses relocation sections whose sh_link is not a
-	// symbol table it can use; an allocated one (as in static glibc
-	// executables, .rela.plt) may only use the dynamic symbol table.
+	// A group whose members are all removed goes too (and with it the
+	// symbols defined in it).
+	for i := 1; i < n; i++ {
+		s := &f.secs[i]
+		if s.typ != shtGroup || removed[i] || s.size <= 4 || s.size%4 != 0 {
+			continue
+		}
+		raw, err := f.readAt(s.off, s.size, "section group")
+		if err != nil {
+			return nil, err
+		}
+		empty := true
+		for j := 4; j < len(raw); j += 4 {
+			if m := f.bo.Uint32(raw[j:]); uint64(m) >= uint64(n) || !removed[m] {
+				empty = false
+				break
+			}
+		}
+		removed[i] = empty
+	}
+	if removed[f.shstrndx] {
+		return nil, fmt.Errorf("objfmt: cannot remove the section name string table %q", f.secs[f.shstrndx].name)
+	}
+	return removed, nil
+}
+
+// checkRelocLinks refuses, as llvm-objcopy does, relocation sections whose
+// sh_link is not a symbol table it can use; an allocated one (as in static
+// glibc executables, .rela.plt) may only use the dynamic symbol table.
+func (f *elfFile) checkRelocLinks() error {
+	n := len(f.secs)
 	for i := 1; i < n; i++ {
 		s := &f.secs[i]
 		if (s.typ != shtRel && s.typ != shtRela) || s.link == 0 {
@@ -120,130 +193,105 @@ func (f *elfFile) rewrite(w io.Writer, remove func(*elfSection) bool, add []Sect
 			return llvmErr("Link field value %d in section %s is not a symbol table", s.link, s.name)
 		}
 	}
-	// A group whose members are all removed goes too (and with it the
-	// symbols defined in it).
-	for i := 1; i < n; i++ {
-		s := &f.secs[i]
-		if s.typ != shtGroup || removed[i] || s.size <= 4 || s.size%4 != 0 {
-			continue
-		}
-		raw, err := f.readAt(s.off, s.size, "section group")
-		if err != nil {
-			return err
-		}
-		empty := true
-		for j := 4; j < len(raw); j += 4 {
-			if m := f.bo.Uint32(raw[j:]); uint64(m) >= uint64(n) || !removed[m] {
-				empty = false
-				break
-			}
-		}
-		removed[i] = empty
-	}
-	if removed[f.shstrndx] {
-		return fmt.Errorf("objfmt: cannot remove the section name string table %q", f.secs[f.shstrndx].name)
-	}
-	var (
-		newIdx  []uint32
-		out     []*outSection
-		shstr   *strtabBuilder
-		strtabs map[int]*strtabBuilder
-		sym     *symbols
-		err     error
-	)
+	return nil
+}
+
+// A renumbering is the output's sections and the tables rebuilt for their
+// new indices.
+type renumbering struct {
+	removed []bool                 // input section index -> dropped
+	newIdx  []uint32               // input section index -> output index
+	out     []*outSection          // the output sections, from index 0
+	shstr   *strtabBuilder         // the section name string table
+	strtabs map[int]*strtabBuilder // rebuilt string tables by input index
+	sym     *symbols               // the rewritten symbol table, or nil
+}
+
+// renumber numbers the output sections, rebuilds the section name string
+// table and rewrites the symbol table for the new numbering.
+func (f *elfFile) renumber(removed []bool, add []Section) (*renumbering, error) {
+	rw := &renumbering{removed: removed}
+	var err error
 	// Twice at most: llvm-objcopy drops an SHT_SYMTAB_SHNDX section that
 	// no symbol needs any more, which renumbers the sections after it.
 	for range 2 {
-		newIdx, out, err = f.numberSections(removed, add)
+		rw.newIdx, rw.out, err = f.numberSections(removed, add)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		shstr = newStrtab()
-		strtabs = map[int]*strtabBuilder{f.shstrndx: shstr}
-		for _, s := range out[1:] {
-			shstr.add(s.name)
+		rw.shstr = newStrtab()
+		rw.strtabs = map[int]*strtabBuilder{f.shstrndx: rw.shstr}
+		for _, s := range rw.out[1:] {
+			rw.shstr.add(s.name)
 		}
-		sym, err = f.rewriteSymbols(removed, newIdx, strtabs)
+		rw.sym, err = f.rewriteSymbols(removed, rw.newIdx, rw.strtabs)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if sym == nil || sym.shndxIndex < 0 || sym.needXIndex {
+		if rw.sym == nil || rw.sym.shndxIndex < 0 || rw.sym.needXIndex {
 			break
 		}
-		removed[sym.shndxIndex] = true
+		removed[rw.sym.shndxIndex] = true
 	}
+	return rw, nil
+}
+
+// finishTables lays out the rebuilt string tables and fills in the symbol
+// table.
+func (rw *renumbering) finishTables() {
 	// Other non-allocated string tables are rebuilt too, empty.
-	for _, s := range out[1:] {
-		if s.old >= 0 && s.typ == shtStrtab && s.flags&shfAlloc == 0 && strtabs[s.old] == nil {
-			strtabs[s.old] = newStrtab()
+	for _, s := range rw.out[1:] {
+		if s.old >= 0 && s.typ == shtStrtab && s.flags&shfAlloc == 0 && rw.strtabs[s.old] == nil {
+			rw.strtabs[s.old] = newStrtab()
 		}
 	}
-	for _, b := range strtabs {
+	for _, b := range rw.strtabs {
 		b.finalize()
 	}
-	if sym != nil {
-		sym.fill()
+	if rw.sym != nil {
+		rw.sym.fill()
 	}
+}
 
-	// Contents and header fields that depend on the new numbering.
-	for _, s := range out[1:] {
-		if s.old < 0 {
-			continue
-		}
-		if s.link != 0 && int64(s.link) < int64(n) {
-			s.link = newIdx[s.link]
-		}
-		if (s.typ == shtRel || s.typ == shtRela || s.flags&shfInfoLink != 0) && s.info != 0 && int64(s.info) < int64(n) {
-			s.info = newIdx[s.info]
-		}
-		if b, ok := strtabs[s.old]; ok && s.typ == shtStrtab {
-			s.data, s.size = b.data, b.size
-			continue
-		}
-		if sym == nil {
-			if s.typ == shtGroup {
-				if err := f.rewriteGroup(s, removed, newIdx, nil); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		switch {
-		case s.old == sym.index:
-			s.data, s.size, s.info = sym.data, uint64(len(sym.data)), sym.firstGlobal
-		case s.old == sym.shndxIndex:
-			s.data, s.size = sym.shndx, uint64(len(sym.shndx))
-		case s.typ == shtGroup:
-			if err := f.rewriteGroup(s, removed, newIdx, sym); err != nil {
-				return err
-			}
-		case !sym.changed:
-		case (s.typ == shtRel || s.typ == shtRela) && int(f.secs[s.old].link) == sym.index:
-			if err := f.rewriteRelocs(s, sym); err != nil {
-				return err
-			}
-		case s.typ == shtLLVMAddrsig && int(f.secs[s.old].link) == sym.index:
-			// llvm-objcopy keeps the old symbol indices and unlinks the
-			// table, which tells linkers to ignore it.
-			s.link = 0
-		}
+// renumberSection sets the contents and header fields of a kept section
+// that depend on the new numbering.
+func (f *elfFile) renumberSection(s *outSection, rw *renumbering) error {
+	if s.old < 0 {
+		return nil
 	}
-	for _, s := range out[1:] {
-		s.nameOff = shstr.offset(s.name)
+	n, newIdx, sym := len(f.secs), rw.newIdx, rw.sym
+	if s.link != 0 && int64(s.link) < int64(n) {
+		s.link = newIdx[s.link]
 	}
-	if err := f.setAddedFlags(out, add); err != nil {
-		return err
+	if (s.typ == shtRel || s.typ == shtRela || s.flags&shfInfoLink != 0) && s.info != 0 && int64(s.info) < int64(n) {
+		s.info = newIdx[s.info]
 	}
-
-	segs, err := f.segments()
-	if err != nil {
-		return err
+	if b, ok := rw.strtabs[s.old]; ok && s.typ == shtStrtab {
+		s.data, s.size = b.data, b.size
+		return nil
 	}
-	shoff, err := f.layout(out, segs)
-	if err != nil {
-		return err
+	if sym == nil {
+		if s.typ == shtGroup {
+			return f.rewriteGroup(s, rw.removed, newIdx, nil)
+		}
+		return nil
 	}
-	return f.write(w, out, segs, shoff, newIdx[f.shstrndx])
+	switch {
+	case s.old == sym.index:
+		s.data, s.size, s.info = sym.data, uint64(len(sym.data)), sym.firstGlobal
+	case s.old == sym.shndxIndex:
+		s.data, s.size = sym.shndx, uint64(len(sym.shndx))
+	case s.typ == shtGroup:
+		return f.rewriteGroup(s, rw.removed, newIdx, sym)
+	case !sym.changed:
+	case (s.typ == shtRel || s.typ == shtRela) && int(f.secs[s.old].link) == sym.index:
+		return f.rewriteRelocs(s, sym)
+	case s.typ == shtLLVMAddrsig && int(f.secs[s.old].link) == sym.index:
+		// llvm-objcopy keeps the old symbol indices and unlinks the
+		// table, which tells linkers to ignore it.
+		s.link = 0
+	}
+	return nil
 }
 
 // numberSections lists the output sections (the kept ones, then the added
