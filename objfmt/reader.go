@@ -263,11 +263,31 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	shentsize, shnum := f.decodeEhdr(eh)
+	if f.shoff == 0 {
+		return f, nil
+	}
+	if err := f.readShdrs(shentsize, shnum); err != nil {
+		return nil, err
+	}
+	if len(f.secs) == 0 {
+		return f, nil
+	}
+	if err := f.readShstrtab(); err != nil {
+		return nil, err
+	}
+	f.nameSections()
+	return f, nil
+}
+
+// decodeEhdr sets f's fields from the ELF header eh and returns its
+// e_shentsize and e_shnum.
+func (f *elfFile) decodeEhdr(eh []byte) (shentsize, shnum int) {
+	bo := f.bo
 	f.typ = bo.Uint16(eh[16:])
 	f.machine = bo.Uint16(eh[18:])
 	f.version = bo.Uint32(eh[20:])
-	var shentsize, shnum int
-	if is64 {
+	if f.is64 {
 		f.entry = bo.Uint64(eh[24:])
 		f.phoff = bo.Uint64(eh[32:])
 		f.shoff = bo.Uint64(eh[40:])
@@ -288,28 +308,32 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 		shnum = int(bo.Uint16(eh[48:]))
 		f.shstrndx = int(bo.Uint16(eh[50:]))
 	}
-	if f.shoff == 0 {
-		return f, nil
-	}
+	return shentsize, shnum
+}
+
+// readShdrs reads the section header table at e_shoff into f.secs, with
+// the ELF header's e_shentsize and e_shnum, and resolves extended section
+// numbering.
+func (f *elfFile) readShdrs(shentsize, shnum int) error {
 	shsz := f.shdrSize()
 	if shentsize != shsz {
-		return nil, formatErr(0, "invalid e_shentsize %d (want %d)", shentsize, shsz)
+		return formatErr(0, "invalid e_shentsize %d (want %d)", shentsize, shsz)
 	}
 	first, err := f.readAt(f.shoff, uint64(shsz), "section header table")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	null := f.decodeShdr(first)
 	n := uint64(shnum)
 	if shnum == 0 {
 		n = null.size // extended numbering: the count is in section 0
 	}
-	if n > maxSections || n*uint64(shsz) > uint64(size)-f.shoff {
-		return nil, formatErr(int64(f.shoff), "section header table of %d entries at %#x goes past the end of the file (%#x bytes)", n, f.shoff, size)
+	if n > maxSections || n*uint64(shsz) > uint64(f.size)-f.shoff {
+		return formatErr(int64(f.shoff), "section header table of %d entries at %#x goes past the end of the file (%#x bytes)", n, f.shoff, f.size)
 	}
 	tab, err := f.readAt(f.shoff, n*uint64(shsz), "section header table")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	f.secs = make([]elfSection, n)
 	for i := range f.secs {
@@ -318,35 +342,46 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if f.shstrndx == shnXIndex && n > 0 {
 		f.shstrndx = int(null.link)
 	}
-	if n == 0 {
-		return f, nil
-	}
+	return nil
+}
+
+// readShstrtab checks the section header string table and reads it into
+// f.shstrtab, as LLVM's ELF reader does.
+func (f *elfFile) readShstrtab() error {
+	size := f.size
 	if f.shstrndx >= len(f.secs) {
-		return nil, llvmErr("section header string table index %d does not exist", f.shstrndx)
+		return llvmErr("section header string table index %d does not exist", f.shstrndx)
 	}
-	if f.shstrndx != shnUndef {
+	if f.shstrndx == shnUndef {
 		// Without one (index 0), every name but the empty one is out
 		// of range.
-		st := &f.secs[f.shstrndx]
-		if st.typ != shtStrtab {
-			return nil, llvmErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", f.shstrndx, sectionTypeName(f.machine, st.typ))
-		}
-		if st.off > uint64(size) || st.size > uint64(size)-st.off {
-			return nil, rangeErr(f.shstrndx, st.off, st.size, size)
-		}
-		if st.size == 0 {
-			return nil, llvmErr("SHT_STRTAB string table section [index %d] is empty", f.shstrndx)
-		}
-		f.shstrtab, err = f.readAt(st.off, st.size, "section header string table")
-		if err != nil {
-			return nil, err
-		}
-		if f.shstrtab[len(f.shstrtab)-1] != 0 {
-			return nil, llvmErr("SHT_STRTAB string table section [index %d] is non-null terminated", f.shstrndx)
-		}
+		return nil
 	}
-	// A name out of range is reported when a reader gets to it: the
-	// bundler lists the bundles before it first.
+	st := &f.secs[f.shstrndx]
+	if st.typ != shtStrtab {
+		return llvmErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", f.shstrndx, sectionTypeName(f.machine, st.typ))
+	}
+	if st.off > uint64(size) || st.size > uint64(size)-st.off {
+		return rangeErr(f.shstrndx, st.off, st.size, size)
+	}
+	if st.size == 0 {
+		return llvmErr("SHT_STRTAB string table section [index %d] is empty", f.shstrndx)
+	}
+	var err error
+	f.shstrtab, err = f.readAt(st.off, st.size, "section header string table")
+	if err != nil {
+		return err
+	}
+	if f.shstrtab[len(f.shstrtab)-1] != 0 {
+		return llvmErr("SHT_STRTAB string table section [index %d] is non-null terminated", f.shstrndx)
+	}
+	return nil
+}
+
+// nameSections sets the names of the sections from f.shstrtab. A name out
+// of range is reported when a reader gets to it: the bundler lists the
+// bundles before it first. f.badName is the first such section.
+func (f *elfFile) nameSections() {
 	f.badName = -1
 	names := newStrtabReader(f.shstrtab)
 	for i := range f.secs {
@@ -365,7 +400,6 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 		}
 		s.name = name
 	}
-	return f, nil
 }
 
 // nameErr is LLVM's message for the out-of-range name of section i.
