@@ -120,13 +120,43 @@ func (r *Reader) Next() (string, bool) {
 // marker. It fails with a *FormatError wrapping ErrNoEnd when there is none
 // (LLVM 22's behaviour there is undefined).
 func (r *Reader) Payload() ([]byte, error) {
-	i := bytes.Index(r.data[r.pos:], r.end)
-	if i < 0 {
-		return nil, &FormatError{Offset: int64(r.pos), Field: "END marker", Msg: fmt.Sprintf("bundle entry starting at offset %d has no END marker", r.pos), Err: ErrNoEnd}
+	p, err := r.PayloadAt(r.pos)
+	if err != nil {
+		return nil, err
 	}
-	p := r.data[r.pos : r.pos+i]
-	r.skipLine(r.pos + i + len(r.end))
+	r.skipLine(r.pos + len(p) + len(r.end))
 	return p, nil
+}
+
+// Offset returns where the reader is in the data: after Next, where the
+// current entry's payload starts.
+func (r *Reader) Offset() int { return r.pos }
+
+// PayloadAt returns the payload of the entry whose payload starts at off
+// (Offset after Next returned it), without moving the reader: the bytes up
+// to the next END marker, or a *FormatError wrapping ErrNoEnd.
+func (r *Reader) PayloadAt(off int) ([]byte, error) {
+	i := bytes.Index(r.data[off:], r.end)
+	if i < 0 {
+		return nil, &FormatError{Offset: int64(off), Field: "END marker", Msg: fmt.Sprintf("bundle entry starting at offset %d has no END marker", off), Err: ErrNoEnd}
+	}
+	return r.data[off : off+i], nil
+}
+
+// comments are the comment strings of the text bundle types.
+var comments = [...]string{"//", "#", ";"}
+
+// Detect returns the comment string of the text bundle in data: the one
+// ("//", "#" or ";") whose START marker comes first, and false when data holds
+// no START marker of any.
+func Detect(data []byte) (string, bool) {
+	best, found := -1, ""
+	for _, c := range comments {
+		if i := bytes.Index(data, []byte(startMarker(c))); i >= 0 && (best < 0 || i < best) {
+			best, found = i, c
+		}
+	}
+	return found, best >= 0
 }
 
 // SkipEnd moves past the current entry's END line, as LLVM does when listing.

@@ -106,3 +106,23 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+func TestDetectAndPayloadAt(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, "#", []Source{{ID: "a", R: strings.NewReader("x")}, {ID: "b", R: strings.NewReader("yy")}}); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := Detect(b.Bytes()); !ok || c != "#" {
+		t.Errorf("Detect = %q, %v", c, ok)
+	}
+	if _, ok := Detect([]byte("plain text")); ok {
+		t.Error("Detect found a bundle in plain text")
+	}
+	r := NewReader(b.Bytes(), "#")
+	r.Next()
+	off := r.Offset()
+	p, err := r.PayloadAt(off)
+	if err != nil || string(p) != "x" || r.Offset() != off {
+		t.Errorf("PayloadAt = %q, %v; reader moved to %d from %d", p, err, r.Offset(), off)
+	}
+}
