@@ -17,23 +17,25 @@ func levelParams(level, n int) params {
 		level = max(level+10, 16)
 	}
 	switch {
-	case level <= 4:
+	case level <= 2:
 		// parseFast: the repeat offsets, then one hash table of 5-byte
 		// and one of 8-byte prefixes (the latest position each), one byte
-		// of lazy evaluation.
-		return params{minMatch: 5, hashLog: 17, longLog: 18, lazy: 1, targetLen: 128, fast: true}
+		// of lazy evaluation; tables small enough for the cache.
+		return params{minMatch: 5, hashLog: 14, longLog: 16, lazy: 1, targetLen: 128, fast: true}
+	case level <= 4:
+		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true}
 	case level <= 6:
-		// The same with 4-byte matches, larger tables, two bytes lazy.
-		return params{minMatch: 4, hashLog: 18, longLog: 20, lazy: 2, targetLen: 256, fast: true}
+		// 4-byte matches, two bytes of lazy evaluation.
+		return params{minMatch: 4, hashLog: 16, longLog: 18, lazy: 2, targetLen: 256, fast: true}
 	case level <= 8:
 		// And chains of the positions parseFast visits, 4 deep.
-		return params{minMatch: 5, hashLog: 18, longLog: 20, chainLog: 18, depth: 4, lazy: 2, targetLen: 256, fast: true}
+		return params{minMatch: 5, hashLog: 16, longLog: 18, chainLog: 17, depth: 4, lazy: 2, targetLen: 256, fast: true}
 	case level <= 10:
-		return params{minMatch: 4, hashLog: 18, longLog: 20, chainLog: 20, depth: 8, lazy: 2, targetLen: 256, fast: true}
+		return params{minMatch: 4, hashLog: 16, longLog: 18, chainLog: 18, depth: 8, lazy: 2, targetLen: 256, fast: true}
 	case level <= 11:
-		return params{minMatch: 4, hashLog: 18, longLog: 20, chainLog: 20, depth: 16, lazy: 2, targetLen: 256, fast: true}
+		return params{minMatch: 4, hashLog: 17, longLog: 19, chainLog: 19, depth: 16, lazy: 2, targetLen: 256, fast: true}
 	case level <= 12:
-		return params{minMatch: 4, hashLog: 20, longLog: 20, chainLog: 22, depth: 32, lazy: 2, targetLen: 256, fast: true}
+		return params{minMatch: 4, hashLog: 18, longLog: 20, chainLog: 20, depth: 32, lazy: 2, targetLen: 256, fast: true}
 	case level <= 18:
 		// parse: chains of every position, long-distance matches.
 		return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}

@@ -450,12 +450,19 @@ func newBackReader(in []byte) (*backReader, error) {
 // read returns the next n (<= 32) bits; past the start it reads zeros and
 // the overflow shows in r.bits < 0.
 func (r *backReader) read(n uint8) uint32 {
-	if n == 0 {
-		return 0
-	}
 	r.bits -= int(n)
 	if b := r.bits >> 3; r.bits >= 0 && b+8 <= len(r.in) {
+		// Small enough to inline: one load for all but the stream's
+		// first bytes.
 		return uint32(binary.LittleEndian.Uint64(r.in[b:])>>(r.bits&7)) & (1<<n - 1)
+	}
+	return r.readSlow(n)
+}
+
+// readSlow is read near the stream's start, and past it.
+func (r *backReader) readSlow(n uint8) uint32 {
+	if n == 0 {
+		return 0
 	}
 	var x uint64
 	for i := 0; i < 6; i++ {
