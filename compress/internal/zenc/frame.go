@@ -63,7 +63,11 @@ func Encode(dst, src []byte, level, workers int) []byte {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	return encode(dst, src, levelParams(level, len(src)), workers)
+	p := levelParams(level, len(src))
+	if level >= 5 && p.fast && looksText(src) {
+		p = textParams(level)
+	}
+	return encode(dst, src, p, workers)
 }
 
 // Inputs are cut into segments that workers parse in parallel; each

@@ -42,3 +42,39 @@ func levelParams(level, n int) params {
 	}
 	return params{minMatch: 4, hashLog: 21, chainLog: 23, depth: 256, lazy: 2, targetLen: 1024, ldm: true}
 }
+
+// textParams are levels 5-12 for text (text bundles: preprocessed sources,
+// assembly, IR): there parseFast's sparse chains fall behind libzstd's, and
+// hash chains of every position with long-distance matches do not.
+func textParams(level int) params {
+	switch {
+	case level <= 5:
+		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
+	case level <= 10:
+		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
+	}
+	return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
+}
+
+// looksText reports whether src reads as text: at least 97% printable
+// ASCII, tabs and line ends in eight samples of 8 KiB spread over it.
+func looksText(src []byte) bool {
+	const sample = 8 << 10
+	total, ok := 0, 0
+	for i := range 8 {
+		at := (len(src) - sample) / 7 * i
+		if len(src) <= sample {
+			at = 0
+		}
+		for _, c := range src[at:min(at+sample, len(src))] {
+			total++
+			if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' || c == '\r' {
+				ok++
+			}
+		}
+		if len(src) <= sample {
+			break
+		}
+	}
+	return total > 0 && ok*100 >= total*97
+}

@@ -207,3 +207,22 @@ func TestMatchBack(t *testing.T) {
 		}
 	}
 }
+
+// TestLooksText: text bundles take the text settings, code objects and
+// mixed data do not.
+func TestLooksText(t *testing.T) {
+	text := bytes.Repeat([]byte("int main(void) {\n\treturn 0;\n}\n"), 1<<15)
+	if !looksText(text) || !looksText(text[:100]) {
+		t.Error("C source not taken for text")
+	}
+	bin := bytes.Clone(text)
+	for i := 0; i < len(bin); i += 17 {
+		bin[i] = byte(i)
+	}
+	if looksText(bin) || looksText(nil) {
+		t.Error("binary data taken for text")
+	}
+	for _, in := range inputs() {
+		_ = looksText(in) // any input, no panic
+	}
+}
