@@ -139,12 +139,9 @@ func (s *Spec) lookup(name string) *Option {
 // a trailing newline and already carrying LLVM's "<prog>: " prefix; parsing
 // failed when errs is non-empty (unless Result.Action is set, which wins).
 func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
-	prog := ProgName(argv0)
-	res := &Result{Values: map[string][]string{}, Count: map[string]int{}}
-	var errs []string
-	fail := func(format string, a ...any) {
-		errs = append(errs, prog+": "+fmt.Sprintf(format, a...))
-	}
+	p := &parser{spec: s, prog: ProgName(argv0), argv0: argv0,
+		res: &Result{Values: map[string][]string{}, Count: map[string]int{}}}
+	res := p.res
 	args, err := Expand(args)
 	if err != nil {
 		// LLVM prints the message and parses nothing: the tool goes on
@@ -160,7 +157,7 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 			if s.MaxPositional == 0 {
 				// With no positional options LLVM reports each one
 				// where it meets it, among the other messages.
-				fail("Unknown command line argument '%s'.  Try: '%s --help'", arg, argv0)
+				p.fail("Unknown command line argument '%s'.  Try: '%s --help'", arg, argv0)
 				continue
 			}
 			positional = append(positional, arg)
@@ -175,122 +172,175 @@ func (s *Spec) Parse(argv0 string, args []string) (*Result, []string) {
 			body = body[1:]
 		}
 		name, value, hasValue := strings.Cut(body, "=")
-		opt := s.lookup(name)
-		if opt == nil && len(name) > 1 {
-			if o := s.lookup(name[:1]); o != nil && o.Grouping {
-				// A run of grouping letters: each but the last is set,
-				// the last is parsed below with the value, if any. A
-				// letter that is no grouping option ends the run: the
-				// rest is unknown and is what suggestions are made for.
-				for len(name) > 1 {
-					g := s.lookup(name[:1])
-					if g == nil || !g.Grouping {
-						break
-					}
-					res.Count[g.Name]++
-					res.Values[g.Name] = append(res.Values[g.Name], "true")
-					name = name[1:]
-				}
-				if g := s.lookup(name); g != nil && len(name) == 1 {
-					// The last letter: a grouping option, or one that
-					// takes the value (after '=' or in the next argument).
-					opt = g
-				} else if g := s.lookup(name[:1]); g != nil && g.Kind != Bool && g.Kind != Help {
-					// A value option with more letters after it.
-					fail("for the %s option: may not occur within a group!", Dashed(g.Name))
-					errs = append(errs,
-						fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", prog, arg, argv0),
-						fmt.Sprintf("%s: Did you mean '%s'?", prog, Dashed(g.Name)))
-					continue
-				} else {
-					rest := name
-					if hasValue {
-						rest += "=" + value
-					}
-					errs = append(errs, unknown(prog, argv0, arg, rest, s)...)
-					continue
-				}
-			}
-		}
+		opt, name := p.option(arg, body, name, value, hasValue)
 		if opt == nil {
-			// A one-letter option followed by more letters is a "group"
-			// (with one dash or two); LLVM then suggests the letter alone.
-			if len(name) > 1 {
-				if o := s.lookup(name[:1]); o != nil && o.Kind != Bool && o.Kind != Help {
-					fail("for the %s option: may not occur within a group!", Dashed(o.Name))
-					errs = append(errs,
-						fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", prog, arg, argv0),
-						fmt.Sprintf("%s: Did you mean '%s'?", prog, Dashed(o.Name)))
-					continue
-				}
-			}
-			errs = append(errs, unknown(prog, argv0, arg, body, s)...)
 			continue
 		}
 		switch opt.Kind {
 		case Help:
 			if hasValue {
-				fail("for the %s option: does not allow a value! '%s' specified.", Dashed(name), value)
+				p.fail("for the %s option: does not allow a value! '%s' specified.", Dashed(name), value)
 				continue
 			}
 			// LLVM acts on --help/--version as soon as it meets them:
 			// what follows is not parsed, what preceded was reported.
 			res.Action = name
 			res.Count[name]++
-			return res, errs
+			return res, p.errs
 		case Bool:
-			v := "true"
-			if hasValue {
-				switch value {
-				case "", "true", "TRUE", "True", "1": // -x= is -x
-				case "false", "FALSE", "False", "0":
-					v = "false"
-				default:
-					fail("for the %s option: '%s' is invalid value for boolean argument! Try 0 or 1", Dashed(name), value)
-					continue
-				}
-			}
-			res.Count[name]++
-			res.Values[name] = append(res.Values[name], v)
+			p.setBool(name, value, hasValue)
 			continue
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				fail("for the %s option: requires a value!", Dashed(name))
+				p.fail("for the %s option: requires a value!", Dashed(name))
 				continue
 			}
 			i++
 			value = args[i]
 		}
-		switch opt.Kind {
-		case Uint:
-			if _, ok := ParseUint(value, 32); !ok {
-				fail("for the %s option: '%s' value invalid for uint argument!", Dashed(name), value)
-				continue
-			}
-		case Int:
-			if _, ok := ParseInt(value, 32); !ok {
-				fail("for the %s option: '%s' value invalid for integer argument!", Dashed(name), value)
-				continue
-			}
-		}
-		res.Count[name]++
-		if opt.Kind == CommaList {
-			res.Values[name] = append(res.Values[name], strings.Split(value, ",")...)
-		} else {
-			res.Values[name] = append(res.Values[name], value)
+		p.setValue(opt, name, value)
+	}
+	p.finish(positional)
+	return res, p.errs
+}
+
+// parser is the state of one Parse call.
+type parser struct {
+	spec  *Spec
+	prog  string // argv0's base name, which prefixes each message
+	argv0 string // in full, for the "Try:" hint
+	res   *Result
+	errs  []string // the error lines so far
+}
+
+// fail adds an error line.
+func (p *parser) fail(format string, a ...any) {
+	p.errs = append(p.errs, p.prog+": "+fmt.Sprintf(format, a...))
+}
+
+// option returns the option an argument names, and its name: arg is the
+// argument, body arg without its dashes, name and value body's parts around
+// an '=' (hasValue says there is one). A run of grouping letters sets each
+// letter but the last. Without an option to parse, option reports the
+// argument and returns nil.
+func (p *parser) option(arg, body, name, value string, hasValue bool) (*Option, string) {
+	s := p.spec
+	opt := s.lookup(name)
+	if opt == nil && len(name) > 1 {
+		if o := s.lookup(name[:1]); o != nil && o.Grouping {
+			return p.group(arg, name, value, hasValue)
 		}
 	}
+	if opt == nil {
+		// A one-letter option followed by more letters is a "group"
+		// (with one dash or two); LLVM then suggests the letter alone.
+		if len(name) > 1 {
+			if o := s.lookup(name[:1]); o != nil && o.Kind != Bool && o.Kind != Help {
+				p.inGroup(arg, o)
+				return nil, ""
+			}
+		}
+		p.errs = append(p.errs, unknown(p.prog, p.argv0, arg, body, s)...)
+		return nil, ""
+	}
+	return opt, name
+}
+
+// group parses name, a run of grouping letters: each but the last is set,
+// the last is returned to be parsed with the value, if any. A letter that is
+// no grouping option ends the run: the rest is unknown and is what
+// suggestions are made for.
+func (p *parser) group(arg, name, value string, hasValue bool) (*Option, string) {
+	s, res := p.spec, p.res
+	for len(name) > 1 {
+		g := s.lookup(name[:1])
+		if g == nil || !g.Grouping {
+			break
+		}
+		res.Count[g.Name]++
+		res.Values[g.Name] = append(res.Values[g.Name], "true")
+		name = name[1:]
+	}
+	if g := s.lookup(name); g != nil && len(name) == 1 {
+		// The last letter: a grouping option, or one that
+		// takes the value (after '=' or in the next argument).
+		return g, name
+	}
+	if g := s.lookup(name[:1]); g != nil && g.Kind != Bool && g.Kind != Help {
+		// A value option with more letters after it.
+		p.inGroup(arg, g)
+		return nil, ""
+	}
+	rest := name
+	if hasValue {
+		rest += "=" + value
+	}
+	p.errs = append(p.errs, unknown(p.prog, p.argv0, arg, rest, s)...)
+	return nil, ""
+}
+
+// inGroup reports arg, in which the value option o is followed by more
+// letters.
+func (p *parser) inGroup(arg string, o *Option) {
+	p.fail("for the %s option: may not occur within a group!", Dashed(o.Name))
+	p.errs = append(p.errs,
+		fmt.Sprintf("%s: Unknown command line argument '%s'.  Try: '%s --help'", p.prog, arg, p.argv0),
+		fmt.Sprintf("%s: Did you mean '%s'?", p.prog, Dashed(o.Name)))
+}
+
+// setBool records the bool option name, with its value if it has one.
+func (p *parser) setBool(name, value string, hasValue bool) {
+	v := "true"
+	if hasValue {
+		switch value {
+		case "", "true", "TRUE", "True", "1": // -x= is -x
+		case "false", "FALSE", "False", "0":
+			v = "false"
+		default:
+			p.fail("for the %s option: '%s' is invalid value for boolean argument! Try 0 or 1", Dashed(name), value)
+			return
+		}
+	}
+	p.res.Count[name]++
+	p.res.Values[name] = append(p.res.Values[name], v)
+}
+
+// setValue records value for opt, named name, which takes a value.
+func (p *parser) setValue(opt *Option, name, value string) {
+	switch opt.Kind {
+	case Uint:
+		if _, ok := ParseUint(value, 32); !ok {
+			p.fail("for the %s option: '%s' value invalid for uint argument!", Dashed(name), value)
+			return
+		}
+	case Int:
+		if _, ok := ParseInt(value, 32); !ok {
+			p.fail("for the %s option: '%s' value invalid for integer argument!", Dashed(name), value)
+			return
+		}
+	}
+	p.res.Count[name]++
+	if opt.Kind == CommaList {
+		p.res.Values[name] = append(p.res.Values[name], strings.Split(value, ",")...)
+	} else {
+		p.res.Values[name] = append(p.res.Values[name], value)
+	}
+}
+
+// finish sets the positional arguments and reports what is missing or too
+// many once every argument is parsed.
+func (p *parser) finish(positional []string) {
+	s := p.spec
 	if s.MaxPositional > 0 && len(positional) > s.MaxPositional {
-		fail("Too many positional arguments specified!\nCan specify at most %d positional arguments: See: %s --help", s.MaxPositional, argv0)
+		p.fail("Too many positional arguments specified!\nCan specify at most %d positional arguments: See: %s --help", s.MaxPositional, p.argv0)
 	}
-	res.Positional = positional
+	p.res.Positional = positional
 	for _, o := range s.Options {
-		if o.Required && res.Count[o.Name] == 0 {
-			fail("for the %s option: must be specified at least once!", Dashed(o.Name))
+		if o.Required && p.res.Count[o.Name] == 0 {
+			p.fail("for the %s option: must be specified at least once!", Dashed(o.Name))
 		}
 	}
-	return res, errs
 }
 
 // unknown reports an unknown argument; rest is what LLVM looks for a
