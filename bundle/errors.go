@@ -1,0 +1,66 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrTooLarge is what every *TooLargeError is (errors.Is).
+var ErrTooLarge = errors.New("bundle: too large")
+
+// A TooLargeError is an inflated bundle past Options.MaxInflated, or a text
+// bundle past Options.MaxText.
+type TooLargeError struct {
+	What string // "inflated bundle" or "text bundle"
+	Size int64  // the size met, when known (text bundles), else 0
+	Max  int64  // the cap
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size > 0 {
+		return fmt.Sprintf("a %s of %d bytes is larger than the %d bytes read into memory", e.What, e.Size, e.Max)
+	}
+	return fmt.Sprintf("the %s is larger than %d bytes", e.What, e.Max)
+}
+
+// Is reports every TooLargeError as ErrTooLarge.
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// An InflateError is a CCOB that does not inflate. Err is the failure of
+// LLVM 22's reading of it (compress.NewLLVMReader), which LLVM's tools
+// print after "Failed to decompress input: " (fmterr.LLVMMessage gives
+// their text), or of the storage it was inflated into; where LLVM 22
+// fails, several CCOBs back to back (or zero padding) were tried too.
+type InflateError struct {
+	Err error
+}
+
+func (e *InflateError) Error() string { return "bundle: cannot inflate: " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *InflateError) Unwrap() error { return e.Err }
+
+// ErrBeyondHead is a read past what Options.KeepHead kept of an inflated
+// bundle.
+var ErrBeyondHead = errors.New("bundle: read beyond the kept head of an inflated bundle")
+
+// ErrNoMatch is what every *NoMatchError is (errors.Is).
+var ErrNoMatch = errors.New("bundle: no entry for the target")
+
+// A NoMatchError says that no entry of a bundle suits the target given to
+// Select, and why each device entry did not.
+type NoMatchError struct {
+	Target  string
+	Reasons []string // "<ID>: <why>", one per device entry, in LLVM's order
+}
+
+func (e *NoMatchError) Error() string {
+	if len(e.Reasons) == 0 {
+		return fmt.Sprintf("no entry for %s: the bundle has no device code", e.Target)
+	}
+	return fmt.Sprintf("no entry for %s: %s", e.Target, strings.Join(e.Reasons, "; "))
+}
+
+// Is reports every NoMatchError as ErrNoMatch.
+func (e *NoMatchError) Is(target error) bool { return target == ErrNoMatch }

@@ -1,0 +1,68 @@
+package bundle
+
+// Defaults of Options.
+const (
+	// DefaultMaxInflated caps each bundle a CCOB inflates to, in memory or
+	// in Options.Scratch, when Options.MaxInflated is 0: 1 GiB.
+	DefaultMaxInflated = 1 << 30
+	// DefaultMaxText caps the text bundles read (into memory: text bundles
+	// are searched for their markers) when Options.MaxText is 0: 1 GiB.
+	DefaultMaxText = 1 << 30
+)
+
+// Options control how Open, Read and Inflate read a bundle. The zero value,
+// as a nil *Options, detects the format and inflates CCOBs in memory, up to
+// DefaultMaxInflated bytes each.
+type Options struct {
+	// Type names the file type as clang-offload-bundler's -type does:
+	// "i", "ii", "cui", "hipi" (text bundles commented "//"), "d", "s"
+	// ("#"), "ll" (";"); "bc", "gch", "ast" (binary bundles); "o" (a fat
+	// object, or a binary bundle where the content is no object file, as
+	// LLVM reads it); "a" is read as "o", as LLVM's -list reads it. ""
+	// detects the format: an object file, a binary bundle, else a text
+	// bundle of the comment style whose START marker comes first.
+	Type string
+
+	// Scratch, when set, returns empty storage for one inflated bundle
+	// (one per CCOB; a failed attempt's storage is closed and another
+	// asked for). The package creates no files: nil keeps inflated
+	// bundles in memory. Storage that is an io.Closer is closed by
+	// Inflated.Close, or at once when Inflate fails.
+	Scratch func() (Scratch, error)
+	// MaxInflated caps each inflated bundle (a *TooLargeError past it);
+	// 0 means DefaultMaxInflated.
+	MaxInflated int64
+	// KeepHead, when positive, keeps only the first KeepHead bytes of each
+	// inflated bundle, in memory, whatever Scratch says: enough to list a
+	// binary bundle, whose entry table comes first, without storing its
+	// payloads. Open inflates again in full when the table runs past it;
+	// a caller of Inflate learns it from Inflated.Short. Entries past the
+	// head cannot be read (ErrBeyondHead).
+	KeepHead int64
+	// Hash computes, for each CCOB inflated, the hash LLVM's -verbose
+	// prints (CCOB.Sum). MD5 costs about as much as the inflation.
+	Hash bool
+
+	// MaxText caps text bundles, which are read into memory (a
+	// *TooLargeError past it); 0 means DefaultMaxText.
+	MaxText int64
+}
+
+// config is Options with its defaults applied.
+type config struct {
+	Options
+}
+
+func (o *Options) config() config {
+	var c config
+	if o != nil {
+		c.Options = *o
+	}
+	if c.MaxInflated <= 0 {
+		c.MaxInflated = DefaultMaxInflated
+	}
+	if c.MaxText <= 0 {
+		c.MaxText = DefaultMaxText
+	}
+	return c
+}

@@ -1,0 +1,166 @@
+package bundle
+
+import (
+	"errors"
+	"io"
+	"os"
+
+	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/objfmt"
+	"github.com/goffload/goffload/targetid"
+	"github.com/goffload/goffload/textfmt"
+)
+
+// A Source is one entry to write: its bundle ID (written as given; the
+// bundler writes standard IDs, targetid.ID.Standard) and its bytes,
+// R[0:Size]. An *os.File is read through its file offset, from its start,
+// so that io.Copy can let the kernel copy it when w is a file too.
+type Source struct {
+	ID   string
+	R    io.ReaderAt
+	Size int64
+}
+
+// WriteOptions control Write. The zero value writes a binary bundle with
+// payloads unaligned.
+type WriteOptions struct {
+	// Type names the file type as clang-offload-bundler's -type does (see
+	// Options.Type): text types write a text bundle with their comment
+	// string, "o" a fat object when the host's bytes are an ELF object
+	// file (a binary bundle when they are no object file), anything else
+	// known, and "", a binary bundle.
+	Type string
+	// Align aligns a binary bundle's payloads to a multiple of it (any
+	// positive number, as LLVM's -bundle-align); 0 means 1.
+	Align uint64
+}
+
+// ErrNoHost is a fat object asked of Write without a host entry, whose
+// object the bundle sections are added to.
+var ErrNoHost = errors.New("bundle: a fat object needs a host entry")
+
+// ErrNotELF is a fat object asked of Write whose host is an object file
+// other than ELF: LLVM's bundler runs llvm-objcopy for those, which this
+// package does not do.
+var ErrNotELF = errors.New("bundle: writing a fat object needs an ELF host (other objects need llvm-objcopy)")
+
+// Write writes the entries in order as one bundle to w, streaming each
+// payload, byte for byte as clang-offload-bundler 22 writes it:
+//
+//   - a binary bundle (binfmt): header, entry table, payloads each aligned
+//     to Align;
+//   - a text bundle (textfmt): each payload between START and END comment
+//     lines;
+//   - a fat object (objfmt.AddSections, as llvm-objcopy lays it out): the
+//     last host entry's object, with one section
+//     "__CLANG_OFFLOAD_BUNDLE__<ID>" per entry, the host's holding one NUL
+//     byte. Without a host the reference is the first entry (LLVM's rule
+//     for HIP-only bundles), and when it is an object, ErrNoHost.
+func Write(w io.Writer, src []Source, o WriteOptions) error {
+	st := style{format: Binary}
+	if o.Type != "" {
+		var err error
+		if st, err = styleOf(o.Type); err != nil {
+			return err
+		}
+	}
+	switch st.format {
+	case Text:
+		return writeText(w, src, st.comment)
+	case Object:
+		if ref, ok := reference(src); ok && objfmt.IsObject(ref.R, ref.Size) {
+			return writeObject(w, src)
+		}
+	}
+	return writeBinary(w, src, max(o.Align, 1))
+}
+
+func writeBinary(w io.Writer, src []Source, align uint64) error {
+	bs := make([]binfmt.Source, len(src))
+	for i, s := range src {
+		bs[i] = binfmt.Source{ID: s.ID, R: reader(s, false), Size: s.Size}
+	}
+	return binfmt.Write(w, bs, align)
+}
+
+func writeText(w io.Writer, src []Source, comment string) error {
+	ts := make([]textfmt.Source, len(src))
+	for i, s := range src {
+		ts[i] = textfmt.Source{ID: s.ID, R: reader(s, true)}
+	}
+	return textfmt.Write(w, comment, ts)
+}
+
+// writeObject adds a section per entry to the host's ELF object.
+func writeObject(w io.Writer, src []Source) error {
+	host := hostIndex(src)
+	if host < 0 {
+		return ErrNoHost
+	}
+	h := src[host]
+	if !objfmt.IsELF(h.R, h.Size) {
+		return ErrNotELF
+	}
+	secs := make([]objfmt.Section, len(src))
+	for i, s := range src {
+		secs[i] = objfmt.Section{Name: objfmt.BundlePrefix + s.ID, Data: s.R, Size: s.Size}
+		if i == host {
+			secs[i].Data, secs[i].Size = oneNUL{}, 1
+		}
+	}
+	return objfmt.AddSections(w, h.R, h.Size, secs)
+}
+
+// hostIndex returns the index of the last host entry, or -1.
+func hostIndex(src []Source) int {
+	host := -1
+	for i, s := range src {
+		if id, ok := targetid.Parse(s.ID); ok && id.IsHost() {
+			host = i
+		}
+	}
+	return host
+}
+
+// reference returns the entry whose bytes decide whether a fat object is
+// written: the last host entry, else the first.
+func reference(src []Source) (Source, bool) {
+	if i := hostIndex(src); i >= 0 {
+		return src[i], true
+	}
+	if len(src) == 0 {
+		return Source{}, false
+	}
+	return src[0], true
+}
+
+// reader returns a reader of s's bytes: an *os.File from its start through
+// its offset, anything else through a section reader. A writer that reads
+// exactly Size bytes wraps the file in an *io.LimitedReader itself; for
+// one that reads to the end, limit does. Either way io.Copy meets one
+// *io.LimitedReader over the file, which it hands to copy_file_range.
+func reader(s Source, limit bool) io.Reader {
+	if f, ok := s.R.(*os.File); ok {
+		if _, err := f.Seek(0, io.SeekStart); err == nil {
+			if limit {
+				return io.LimitReader(f, s.Size)
+			}
+			return f
+		}
+	}
+	return io.NewSectionReader(s.R, 0, s.Size)
+}
+
+// oneNUL is the host section's content: one NUL byte.
+type oneNUL struct{}
+
+func (oneNUL) ReadAt(p []byte, off int64) (int, error) {
+	if off != 0 || len(p) == 0 {
+		return 0, io.EOF
+	}
+	p[0] = 0
+	if len(p) > 1 {
+		return 1, io.EOF
+	}
+	return 1, nil
+}
