@@ -124,25 +124,7 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 	if err != nil {
 		return err
 	}
-	starts := map[uint64]int{}
-	var ptrs []pointer
-	switch f.typ {
-	case etDyn, etExec:
-		if fat.off%4096 != fat.addr%4096 {
-			return refuse(".hip_fatbin's file offset and address disagree modulo 4096")
-		}
-		for i, sp := range spans {
-			starts[fat.addr+sp.start] = i
-		}
-		ptrs, err = f.pointers(fat, fatIdx, starts)
-	case etRel:
-		for i, sp := range spans {
-			starts[sp.start] = i
-		}
-		ptrs, err = f.relPointers(fatIdx, starts)
-	default:
-		return refuse("ELF type %d", f.typ)
-	}
+	ptrs, err := f.bundlePointers(fat, fatIdx, spans)
 	if err != nil {
 		return err
 	}
@@ -155,22 +137,9 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 	if err := copyRange(w, f.r, 0, fat.off); err != nil {
 		return err
 	}
-	newStart := make([]uint64, len(spans))
-	for i, sp := range spans {
-		if err := w.zeros(fat.off + alignUp(w.n-fat.off, 4096)); err != nil {
-			return err
-		}
-		newStart[i] = w.n - fat.off
-		where := fmt.Sprintf(".hip_fatbin › bundle %d", i)
-		sr := io.NewSectionReader(f.r, int64(fat.off+sp.start), int64(sp.end-sp.start))
-		if sp.ccob {
-			_, err = s.rewriteCCOB(w, sr, sr.Size(), where)
-		} else {
-			err = s.rewriteBinary(w, sr, sr.Size(), where)
-		}
-		if err != nil {
-			return err
-		}
+	newStart, err := s.writeBundles(w, f, fat, spans)
+	if err != nil {
+		return err
 	}
 	newSize := w.n - fat.off
 	fatEnd := fat.off + fat.size
@@ -180,101 +149,19 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 
 	// Where the rest of the file starts, and how far it can move.
 	tail, align := f.tailAfter(fatEnd)
-	phdrs := append([]phdr(nil), f.phdrs...)
-	phoff := f.phoff
-	newEnd := fat.off + newSize
-	split := -1 // index of the segment split in two
+	l := &fatbinLayout{phdrs: append([]phdr(nil), f.phdrs...), phoff: f.phoff, newEnd: fat.off + newSize, split: -1, align: align}
 	if f.typ != etRel {
-		li := -1
-		for i, p := range f.phdrs {
-			if p.typ == ptLoad {
-				align = max(align, p.align)
-				if p.vaddr <= fat.addr && fat.addr+fat.size <= p.vaddr+p.filesz {
-					if li >= 0 || p.off+(fat.addr-p.vaddr) != fat.off {
-						return refuse("the segment holding .hip_fatbin is not laid out as expected")
-					}
-					li = i
-				}
-			} else if p.filesz > 0 && p.off < fatEnd && p.off+p.filesz > fat.off && p.typ != ptPhdr {
-				return refuse("segment %d (type %#x) overlaps .hip_fatbin", i, p.typ)
-			}
-		}
-		if li < 0 {
-			return refuse(".hip_fatbin is not inside one loadable segment")
-		}
-		L := f.phdrs[li]
-		page := max(L.align, 4096)
-		// The first section after .hip_fatbin in the same segment.
-		next := uint64(0)
-		for _, sh := range f.shdrs {
-			if sh.addr >= fat.addr+fat.size && sh.addr < L.vaddr+L.memsz && sh.size > 0 && (next == 0 || sh.addr < next) {
-				next = sh.addr
-			}
-		}
-		switch {
-		case next == 0:
-			// .hip_fatbin ends the segment: it just gets shorter.
-			if L.vaddr+L.filesz != fat.addr+fat.size || L.memsz != L.filesz {
-				return refuse("the segment holding .hip_fatbin ends in an unexpected way")
-			}
-			phdrs[li].filesz = newEnd - L.off
-			phdrs[li].memsz = newEnd - L.off
-		default:
-			o2 := L.off + (next - L.vaddr)
-			if o2 != tail {
-				return refuse("unexpected bytes between .hip_fatbin and the next section")
-			}
-			p := alignUp(newEnd, 8)
-			end := p + uint64(len(f.phdrs)+1)*phdrSize
-			vEnd := L.vaddr + (end - L.off)
-			// Kernels before Linux 5.18 place AT_PHDR at the first
-			// PT_LOAD's bias plus e_phoff: the new table must lie at the
-			// same bias, i.e. in a segment mapped like the first one.
-			sameBias := true
-			for _, q := range f.phdrs {
-				if q.typ == ptLoad {
-					sameBias = q.vaddr-q.off == L.vaddr-L.off
-					break
-				}
-			}
-			if alignUp(vEnd, page) <= alignDown(next, page) && o2-end >= align && (sameBias || f.typ == etDyn && !f.hasInterp()) {
-				// Split: the first part ends after the new bundles and
-				// the new program header table; the second starts at the
-				// next section's unchanged address, from a file offset
-				// moved down by a multiple of the alignment.
-				split = li
-				phoff = p
-				newEnd = end
-				L1 := L
-				L1.filesz, L1.memsz = end-L.off, end-L.off
-				L2 := L
-				L2.vaddr, L2.paddr = next, L.paddr+(next-L.vaddr)
-				L2.filesz, L2.memsz = L.off+L.filesz-o2, L.vaddr+L.memsz-next
-				L2.off = o2 // moved with the rest below
-				phdrs = append(append(append([]phdr(nil), phdrs[:li]...), L1, L2), phdrs[li+1:]...)
-			} else {
-				// Too little freed to unmap: keep the segment whole.
-				newEnd = tail
-				s.report.Notes = append(s.report.Notes, "the segment holding .hip_fatbin is not split (less than a page freed, or program headers that could not safely move): the file keeps its size")
-			}
+		if err := s.layoutSegments(f, fat, tail, l); err != nil {
+			return err
 		}
 	}
-	if tail < newEnd {
+	if tail < l.newEnd {
 		return refuse("the new device code (%d bytes) does not fit where the old was (%d bytes)", newSize, tail-fat.off)
 	}
-	delta := alignDown(tail-newEnd, align)
-	conv := func(off uint64) (uint64, error) {
-		switch {
-		case off < fat.off:
-			return off, nil
-		case off >= tail:
-			return off - delta, nil
-		}
-		return 0, refuse("a field to patch lies at offset %d, inside .hip_fatbin", off)
-	}
+	m := shift{fatOff: fat.off, tail: tail, delta: alignDown(tail-l.newEnd, l.align)}
 
 	// The gap, then the rest of the file.
-	if err := w.zeros(tail - delta); err != nil {
+	if err := w.zeros(tail - m.delta); err != nil {
 		return err
 	}
 	if err := copyRange(w, f.r, tail, uint64(f.size)); err != nil {
@@ -282,17 +169,191 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 	}
 
 	// Patches: program headers, ELF header, section headers, pointers.
+	if err := f.patchHeaders(out, l, m, fatIdx, newSize); err != nil {
+		return err
+	}
+	base := fat.addr
+	if f.typ == etRel {
+		base = 0
+	}
+	if err := patchPointers(out, ptrs, newStart, base, m); err != nil {
+		return err
+	}
+	s.report.SizeAft = int64(w.n)
+	return nil
+}
+
+// bundlePointers finds every pointer to a bundle of .hip_fatbin (section
+// fatIdx, split into spans): in a linked file by address, in a relocatable
+// object by offset into the section.
+func (f *elfFile) bundlePointers(fat *shdr, fatIdx int, spans []span) ([]pointer, error) {
+	starts := map[uint64]int{}
+	switch f.typ {
+	case etDyn, etExec:
+		if fat.off%4096 != fat.addr%4096 {
+			return nil, refuse(".hip_fatbin's file offset and address disagree modulo 4096")
+		}
+		for i, sp := range spans {
+			starts[fat.addr+sp.start] = i
+		}
+		return f.pointers(fat, fatIdx, starts)
+	case etRel:
+		for i, sp := range spans {
+			starts[sp.start] = i
+		}
+		return f.relPointers(fatIdx, starts)
+	}
+	return nil, refuse("ELF type %d", f.typ)
+}
+
+// writeBundles writes the bundles of .hip_fatbin, rewritten, each at the
+// next 4 KiB boundary from the section's start (w is at the section's
+// offset), and returns where each starts in the new section.
+func (s *selector) writeBundles(w *counter, f *elfFile, fat *shdr, spans []span) ([]uint64, error) {
+	newStart := make([]uint64, len(spans))
+	for i, sp := range spans {
+		if err := w.zeros(fat.off + alignUp(w.n-fat.off, 4096)); err != nil {
+			return nil, err
+		}
+		newStart[i] = w.n - fat.off
+		where := fmt.Sprintf(".hip_fatbin › bundle %d", i)
+		sr := io.NewSectionReader(f.r, int64(fat.off+sp.start), int64(sp.end-sp.start))
+		var err error
+		if sp.ccob {
+			_, err = s.rewriteCCOB(w, sr, sr.Size(), where)
+		} else {
+			err = s.rewriteBinary(w, sr, sr.Size(), where)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return newStart, nil
+}
+
+// fatbinLayout is how a rewritten file's program headers and the part after
+// .hip_fatbin are placed.
+type fatbinLayout struct {
+	phdrs  []phdr // the new program headers
+	phoff  uint64 // the new program header table's offset
+	newEnd uint64 // where the new bundles (and a moved program header table) end
+	split  int    // index of the segment split in two, or -1
+	align  uint64 // the rest of the file moves by a multiple of it
+}
+
+// layoutSegments lays out the segments of a linked file around the new
+// bundles, which end at l.newEnd; tail is where the rest of the file starts.
+// The segment holding .hip_fatbin gets shorter if .hip_fatbin ends it, or
+// is split in two if enough is freed; else it is kept whole.
+func (s *selector) layoutSegments(f *elfFile, fat *shdr, tail uint64, l *fatbinLayout) error {
+	fatEnd := fat.off + fat.size
+	li := -1
+	for i, p := range f.phdrs {
+		if p.typ == ptLoad {
+			l.align = max(l.align, p.align)
+			if p.vaddr <= fat.addr && fat.addr+fat.size <= p.vaddr+p.filesz {
+				if li >= 0 || p.off+(fat.addr-p.vaddr) != fat.off {
+					return refuse("the segment holding .hip_fatbin is not laid out as expected")
+				}
+				li = i
+			}
+		} else if p.filesz > 0 && p.off < fatEnd && p.off+p.filesz > fat.off && p.typ != ptPhdr {
+			return refuse("segment %d (type %#x) overlaps .hip_fatbin", i, p.typ)
+		}
+	}
+	if li < 0 {
+		return refuse(".hip_fatbin is not inside one loadable segment")
+	}
+	L := f.phdrs[li]
+	page := max(L.align, 4096)
+	// The first section after .hip_fatbin in the same segment.
+	next := uint64(0)
+	for _, sh := range f.shdrs {
+		if sh.addr >= fat.addr+fat.size && sh.addr < L.vaddr+L.memsz && sh.size > 0 && (next == 0 || sh.addr < next) {
+			next = sh.addr
+		}
+	}
+	if next == 0 {
+		// .hip_fatbin ends the segment: it just gets shorter.
+		if L.vaddr+L.filesz != fat.addr+fat.size || L.memsz != L.filesz {
+			return refuse("the segment holding .hip_fatbin ends in an unexpected way")
+		}
+		l.phdrs[li].filesz = l.newEnd - L.off
+		l.phdrs[li].memsz = l.newEnd - L.off
+		return nil
+	}
+	o2 := L.off + (next - L.vaddr)
+	if o2 != tail {
+		return refuse("unexpected bytes between .hip_fatbin and the next section")
+	}
+	p := alignUp(l.newEnd, 8)
+	end := p + uint64(len(f.phdrs)+1)*phdrSize
+	vEnd := L.vaddr + (end - L.off)
+	// Kernels before Linux 5.18 place AT_PHDR at the first
+	// PT_LOAD's bias plus e_phoff: the new table must lie at the
+	// same bias, i.e. in a segment mapped like the first one.
+	sameBias := true
+	for _, q := range f.phdrs {
+		if q.typ == ptLoad {
+			sameBias = q.vaddr-q.off == L.vaddr-L.off
+			break
+		}
+	}
+	if alignUp(vEnd, page) <= alignDown(next, page) && o2-end >= l.align && (sameBias || f.typ == etDyn && !f.hasInterp()) {
+		// Split: the first part ends after the new bundles and
+		// the new program header table; the second starts at the
+		// next section's unchanged address, from a file offset
+		// moved down by a multiple of the alignment.
+		l.split = li
+		l.phoff = p
+		l.newEnd = end
+		L1 := L
+		L1.filesz, L1.memsz = end-L.off, end-L.off
+		L2 := L
+		L2.vaddr, L2.paddr = next, L.paddr+(next-L.vaddr)
+		L2.filesz, L2.memsz = L.off+L.filesz-o2, L.vaddr+L.memsz-next
+		L2.off = o2 // moved with the rest below
+		l.phdrs = append(append(append([]phdr(nil), l.phdrs[:li]...), L1, L2), l.phdrs[li+1:]...)
+	} else {
+		// Too little freed to unmap: keep the segment whole.
+		l.newEnd = tail
+		s.report.Notes = append(s.report.Notes, "the segment holding .hip_fatbin is not split (less than a page freed, or program headers that could not safely move): the file keeps its size")
+	}
+	return nil
+}
+
+// shift maps the input file offsets outside .hip_fatbin to output ones:
+// those before it stay, those from tail on move down by delta.
+type shift struct {
+	fatOff, tail, delta uint64
+}
+
+func (m shift) conv(off uint64) (uint64, error) {
+	switch {
+	case off < m.fatOff:
+		return off, nil
+	case off >= m.tail:
+		return off - m.delta, nil
+	}
+	return 0, refuse("a field to patch lies at offset %d, inside .hip_fatbin", off)
+}
+
+// patchHeaders writes the program headers of l, the ELF header and the
+// section headers (.hip_fatbin, section fatIdx, now newSize bytes) over the
+// rewritten file.
+func (f *elfFile) patchHeaders(out Output, l *fatbinLayout, m shift, fatIdx int, newSize uint64) error {
+	phdrs, split, phoff := l.phdrs, l.split, l.phoff
 	for i := range phdrs {
 		p := &phdrs[i]
 		switch {
 		case split >= 0 && i == split+1:
-			p.off -= delta
+			p.off -= m.delta
 		case split >= 0 && p.typ == ptPhdr:
 			p.off, p.filesz, p.memsz = phoff, uint64(len(phdrs))*phdrSize, uint64(len(phdrs))*phdrSize
 			L := f.phdrs[split]
 			p.vaddr, p.paddr = L.vaddr+(phoff-L.off), L.paddr+(phoff-L.off)
-		case i != split && p.off >= tail:
-			p.off -= delta
+		case i != split && p.off >= m.tail:
+			p.off -= m.delta
 		}
 	}
 	ph := make([]byte, len(phdrs)*phdrSize)
@@ -304,7 +365,7 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 			return err
 		}
 	}
-	shoff, err := conv(f.shoff)
+	shoff, err := m.conv(f.shoff)
 	if err != nil {
 		return err
 	}
@@ -320,21 +381,22 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 		switch {
 		case i == fatIdx:
 			x.size = newSize
-		case x.off >= tail:
-			x.off -= delta
+		case x.off >= m.tail:
+			x.off -= m.delta
 		}
 		encodeShdr(sh[i*shdrSize:], x)
 	}
-	if _, err := out.WriteAt(sh, int64(shoff)); err != nil {
-		return err
-	}
-	base := fat.addr
-	if f.typ == etRel {
-		base = 0
-	}
+	_, err = out.WriteAt(sh, int64(shoff))
+	return err
+}
+
+// patchPointers points each pointer at its bundle's new start (base plus
+// the start's offset in .hip_fatbin, or the offset alone for a
+// section-relative field).
+func patchPointers(out Output, ptrs []pointer, newStart []uint64, base uint64, m shift) error {
 	var v [8]byte
 	for _, p := range ptrs {
-		o, err := conv(p.off)
+		o, err := m.conv(p.off)
 		if err != nil {
 			return err
 		}
@@ -347,7 +409,6 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 			return err
 		}
 	}
-	s.report.SizeAft = int64(w.n)
 	return nil
 }
 
