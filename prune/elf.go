@@ -209,21 +209,10 @@ func abs64Type(machine uint16) uint32 {
 // bundle's old address to its index. It refuses anything pointing into
 // .hip_fatbin that is not a bundle start.
 func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]pointer, error) {
-	lo, hi := fat.addr, fat.addr+fat.size
-	var ptrs []pointer
-	inFat := func(v uint64) bool { return v >= lo && v < hi }
-	// Where each mapped address lives in the file, for in-place fields.
-	fileOf := func(addr uint64) (uint64, bool) {
-		for _, s := range f.shdrs {
-			if s.typ != shtNobits && s.addr != 0 && addr >= s.addr && addr+8 <= s.addr+s.size {
-				return s.off + (addr - s.addr), true
-			}
-		}
-		return 0, false
-	}
-	relocated := map[uint64]bool{} // places with a RELATIVE relocation
-	toBundle := map[uint64]bool{}  // places whose RELATIVE addend is a bundle start
+	ps := &pointerScan{f: f, fatIdx: fatIdx, starts: starts, lo: fat.addr, hi: fat.addr + fat.size,
+		relocated: map[uint64]bool{}, toBundle: map[uint64]bool{}}
 	for i, s := range f.shdrs {
+		var err error
 		switch s.typ {
 		case shtRelr:
 			return nil, refuse("packed relative relocations (%s) are not rewritten", s.name)
@@ -235,143 +224,223 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 			if f.typ == etRel {
 				continue
 			}
-			data, err := f.read(s.off, s.size, s.name)
-			if err != nil {
-				return nil, err
-			}
-			var syms []byte // the symbol table the relocations name
-			for j := 0; j+relaSize <= len(data); j += relaSize {
-				place, info, addend := le.Uint64(data[j:]), le.Uint64(data[j+8:]), le.Uint64(data[j+16:])
-				if uint32(info) != relativeType(f.machine) {
-					// A relocation against a symbol of .hip_fatbin: an RDC
-					// library's wrappers (R_X86_64_64 against the exported
-					// __hip_fatbin_<id>), or the static relocations kept by
-					// --emit-relocs (against the section symbol, the
-					// addend an offset into the section).
-					sym := info >> 32
-					if sym == 0 {
-						continue
-					}
-					if syms == nil {
-						if int(s.link) <= 0 || int(s.link) >= len(f.shdrs) || f.shdrs[s.link].typ != shtSymtab && f.shdrs[s.link].typ != shtDynsym {
-							return nil, refuse("%s is linked to section %d, not a symbol table", s.name, s.link)
-						}
-						st := f.shdrs[s.link]
-						if syms, err = f.read(st.off, st.size, st.name); err != nil {
-							return nil, err
-						}
-					}
-					if sym >= uint64(len(syms)/symSize) {
-						return nil, refuse("relocation %d of %s names symbol %d past its table", j/relaSize, s.name, sym)
-					}
-					e := syms[sym*symSize:]
-					if int(le.Uint16(e[6:])) != fatIdx {
-						continue
-					}
-					v := le.Uint64(e[8:])
-					var b int
-					var ok bool
-					switch {
-					case e[4]&0xf == 3 && uint32(info) == abs64Type(f.machine): // section symbol
-						b, ok = starts[lo+addend]
-						if ok {
-							ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b, true})
-						}
-						v += addend
-					case e[4]&0xf != 3 && addend == 0: // the symbol is patched
-						b, ok = starts[v]
-					}
-					if !ok {
-						return nil, refuse("relocation %d of %s (type %d) points into .hip_fatbin at %#x+%d, not at a bundle start", j/relaSize, s.name, uint32(info), le.Uint64(e[8:]), int64(addend))
-					}
-					if s.flags&2 != 0 && uint32(info) == abs64Type(f.machine) { // SHF_ALLOC: applied at load time
-						relocated[place] = true
-						toBundle[place] = true
-						if fo, ok := fileOf(place); ok {
-							if x, err := f.read(fo, 8, "relocated field"); err == nil && le.Uint64(x) == v {
-								ptrs = append(ptrs, pointer{fo, b, false})
-							}
-						}
-					}
-					continue
-				}
-				relocated[place] = true
-				if !inFat(addend) {
-					continue
-				}
-				b, ok := starts[addend]
-				if !ok {
-					return nil, refuse("relocation %d of %s points into .hip_fatbin at %#x, not at a bundle start", j/relaSize, s.name, addend)
-				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b, false})
-				toBundle[place] = true
-				if fo, ok := fileOf(place); ok {
-					if v, err := f.read(fo, 8, "relocated field"); err == nil && le.Uint64(v) == addend {
-						ptrs = append(ptrs, pointer{fo, b, false}) // written in place too (GNU ld)
-					}
-				}
-			}
+			err = ps.relocations(s)
 		case shtSymtab, shtDynsym:
-			data, err := f.read(s.off, s.size, s.name)
-			if err != nil {
+			err = ps.symbols(i, s)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ps.wrappers(); err != nil {
+		return nil, err
+	}
+	return ps.ptrs, nil
+}
+
+// pointerScan is what pointers has found so far.
+type pointerScan struct {
+	f         *elfFile
+	fatIdx    int
+	starts    map[uint64]int
+	lo, hi    uint64 // the addresses of .hip_fatbin
+	ptrs      []pointer
+	relocated map[uint64]bool // places with a RELATIVE relocation
+	toBundle  map[uint64]bool // places whose RELATIVE addend is a bundle start
+}
+
+func (ps *pointerScan) inFat(v uint64) bool { return v >= ps.lo && v < ps.hi }
+
+// fileOf returns where a mapped address lives in the file, for in-place
+// fields.
+func (ps *pointerScan) fileOf(addr uint64) (uint64, bool) {
+	for _, s := range ps.f.shdrs {
+		if s.typ != shtNobits && s.addr != 0 && addr >= s.addr && addr+8 <= s.addr+s.size {
+			return s.off + (addr - s.addr), true
+		}
+	}
+	return 0, false
+}
+
+// A rela is an Elf64_Rela entry, j bytes into its section.
+type rela struct {
+	j                   int
+	place, info, addend uint64
+}
+
+// relocations finds the pointers among the relocations of SHT_RELA section
+// s.
+func (ps *pointerScan) relocations(s shdr) error {
+	f := ps.f
+	data, err := f.read(s.off, s.size, s.name)
+	if err != nil {
+		return err
+	}
+	var syms []byte // the symbol table the relocations name
+	symtab := func() ([]byte, error) {
+		if syms == nil {
+			if int(s.link) <= 0 || int(s.link) >= len(f.shdrs) || f.shdrs[s.link].typ != shtSymtab && f.shdrs[s.link].typ != shtDynsym {
+				return nil, refuse("%s is linked to section %d, not a symbol table", s.name, s.link)
+			}
+			st := f.shdrs[s.link]
+			if syms, err = f.read(st.off, st.size, st.name); err != nil {
 				return nil, err
 			}
-			for j := 0; j+symSize <= len(data); j += symSize {
-				v := le.Uint64(data[j+8:])
-				shndx := int(le.Uint16(data[j+6:]))
-				if shndx != fatIdx || !inFat(v) && v != hi {
-					continue
-				}
-				b, ok := starts[v]
-				if !ok {
-					return nil, refuse("symbol %d of %s (section %d) points into .hip_fatbin at %#x, not at a bundle start", j/symSize, s.name, i, v)
-				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b, false})
+		}
+		return syms, nil
+	}
+	for j := 0; j+relaSize <= len(data); j += relaSize {
+		r := rela{j, le.Uint64(data[j:]), le.Uint64(data[j+8:]), le.Uint64(data[j+16:])}
+		if uint32(r.info) != relativeType(f.machine) {
+			err = ps.symbolRelocation(s, r, symtab)
+		} else {
+			err = ps.relativeRelocation(s, r)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// symbolRelocation handles a relocation against a symbol of .hip_fatbin: an
+// RDC library's wrappers (R_X86_64_64 against the exported
+// __hip_fatbin_<id>), or the static relocations kept by --emit-relocs
+// (against the section symbol, the addend an offset into the section).
+// symtab reads the symbol table the relocations name.
+func (ps *pointerScan) symbolRelocation(s shdr, r rela, symtab func() ([]byte, error)) error {
+	f, j, info, addend := ps.f, r.j, r.info, r.addend
+	sym := info >> 32
+	if sym == 0 {
+		return nil
+	}
+	syms, err := symtab()
+	if err != nil {
+		return err
+	}
+	if sym >= uint64(len(syms)/symSize) {
+		return refuse("relocation %d of %s names symbol %d past its table", j/relaSize, s.name, sym)
+	}
+	e := syms[sym*symSize:]
+	if int(le.Uint16(e[6:])) != ps.fatIdx {
+		return nil
+	}
+	v := le.Uint64(e[8:])
+	var b int
+	var ok bool
+	switch {
+	case e[4]&0xf == 3 && uint32(info) == abs64Type(f.machine): // section symbol
+		b, ok = ps.starts[ps.lo+addend]
+		if ok {
+			ps.ptrs = append(ps.ptrs, pointer{s.off + uint64(j) + 16, b, true})
+		}
+		v += addend
+	case e[4]&0xf != 3 && addend == 0: // the symbol is patched
+		b, ok = ps.starts[v]
+	}
+	if !ok {
+		return refuse("relocation %d of %s (type %d) points into .hip_fatbin at %#x+%d, not at a bundle start", j/relaSize, s.name, uint32(info), le.Uint64(e[8:]), int64(addend))
+	}
+	if s.flags&2 != 0 && uint32(info) == abs64Type(f.machine) { // SHF_ALLOC: applied at load time
+		ps.relocated[r.place] = true
+		ps.toBundle[r.place] = true
+		if fo, ok := ps.fileOf(r.place); ok {
+			if x, err := f.read(fo, 8, "relocated field"); err == nil && le.Uint64(x) == v {
+				ps.ptrs = append(ps.ptrs, pointer{fo, b, false})
 			}
 		}
 	}
-	// The wrappers: each must point at a bundle start, in place or by a
-	// RELATIVE relocation.
+	return nil
+}
+
+// relativeRelocation handles a RELATIVE relocation, whose addend may be a
+// bundle start.
+func (ps *pointerScan) relativeRelocation(s shdr, r rela) error {
+	j, place, addend := r.j, r.place, r.addend
+	ps.relocated[place] = true
+	if !ps.inFat(addend) {
+		return nil
+	}
+	b, ok := ps.starts[addend]
+	if !ok {
+		return refuse("relocation %d of %s points into .hip_fatbin at %#x, not at a bundle start", j/relaSize, s.name, addend)
+	}
+	ps.ptrs = append(ps.ptrs, pointer{s.off + uint64(j) + 16, b, false})
+	ps.toBundle[place] = true
+	if fo, ok := ps.fileOf(place); ok {
+		if v, err := ps.f.read(fo, 8, "relocated field"); err == nil && le.Uint64(v) == addend {
+			ps.ptrs = append(ps.ptrs, pointer{fo, b, false}) // written in place too (GNU ld)
+		}
+	}
+	return nil
+}
+
+// symbols finds the symbols of symbol table s (section i) that point at
+// bundles.
+func (ps *pointerScan) symbols(i int, s shdr) error {
+	data, err := ps.f.read(s.off, s.size, s.name)
+	if err != nil {
+		return err
+	}
+	for j := 0; j+symSize <= len(data); j += symSize {
+		v := le.Uint64(data[j+8:])
+		shndx := int(le.Uint16(data[j+6:]))
+		if shndx != ps.fatIdx || !ps.inFat(v) && v != ps.hi {
+			continue
+		}
+		b, ok := ps.starts[v]
+		if !ok {
+			return refuse("symbol %d of %s (section %d) points into .hip_fatbin at %#x, not at a bundle start", j/symSize, s.name, i, v)
+		}
+		ps.ptrs = append(ps.ptrs, pointer{s.off + uint64(j) + 8, b, false})
+	}
+	return nil
+}
+
+// wrappers checks the wrappers of .hipFatBinSegment: each must point at a
+// bundle start, in place or by a RELATIVE relocation.
+func (ps *pointerScan) wrappers() error {
+	f := ps.f
 	_, seg := f.section(".hipFatBinSegment")
 	if seg == nil {
-		return nil, refuse("no (single) .hipFatBinSegment section: the pointers to the bundles cannot be accounted for")
+		return refuse("no (single) .hipFatBinSegment section: the pointers to the bundles cannot be accounted for")
 	}
 	data, err := f.read(seg.off, seg.size, ".hipFatBinSegment")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if len(data)%24 != 0 || len(data) == 0 {
-		return nil, refuse(".hipFatBinSegment is %d bytes, not a whole number of 24-byte wrappers", len(data))
+		return refuse(".hipFatBinSegment is %d bytes, not a whole number of 24-byte wrappers", len(data))
 	}
 	for j := 0; j < len(data); j += 24 {
 		switch m := le.Uint32(data[j:]); m {
 		case 0x48495046: // HIPF
 		case 0x4B504948:
-			return nil, refuse("kpack'd binary (HIPK wrapper): its code objects live in KPAK archives")
+			return refuse("kpack'd binary (HIPK wrapper): its code objects live in KPAK archives")
 		default:
-			return nil, refuse("wrapper %d has magic %#x, not HIPF", j/24, m)
+			return refuse("wrapper %d has magic %#x, not HIPF", j/24, m)
 		}
 		v := le.Uint64(data[j+8:])
 		place := seg.addr + uint64(j) + 8
 		switch {
-		case v == 0 && relocated[place]:
+		case v == 0 && ps.relocated[place]:
 			// lld: the address is the relocation's addend, found above.
-			if !toBundle[place] {
-				return nil, refuse("wrapper %d: its relocation does not point at a bundle start", j/24)
+			if !ps.toBundle[place] {
+				return refuse("wrapper %d: its relocation does not point at a bundle start", j/24)
 			}
-		case inFat(v):
-			b, ok := starts[v]
+		case ps.inFat(v):
+			b, ok := ps.starts[v]
 			if !ok {
-				return nil, refuse("wrapper %d points into .hip_fatbin at %#x, not at a bundle start", j/24, v)
+				return refuse("wrapper %d points into .hip_fatbin at %#x, not at a bundle start", j/24, v)
 			}
-			if !relocated[place] {
-				ptrs = append(ptrs, pointer{seg.off + uint64(j) + 8, b, false})
+			if !ps.relocated[place] {
+				ps.ptrs = append(ps.ptrs, pointer{seg.off + uint64(j) + 8, b, false})
 			}
 		default:
-			return nil, refuse("wrapper %d points at %#x, outside .hip_fatbin", j/24, v)
+			return refuse("wrapper %d points at %#x, outside .hip_fatbin", j/24, v)
 		}
 	}
-	return ptrs, nil
+	return nil
 }
 
 // hasInterp reports whether the file has a PT_INTERP segment: an executable
