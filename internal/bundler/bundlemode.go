@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/bigbuf"
 	"github.com/goffload/goffload/internal/llvmtool"
-	"github.com/goffload/goffload/textfmt"
 )
 
 // bundle writes one bundle of all inputs, one entry per target in
@@ -57,49 +56,26 @@ func (j *job) bundle() error {
 		}
 	}
 
-	var write func(w io.Writer) error
-	switch kind {
-	case kindText:
-		c, _ := textfmt.Comment(j.Type)
-		write = func(w io.Writer) error {
-			src := make([]textfmt.Source, len(ins))
-			for i, in := range ins {
-				src[i] = textfmt.Source{ID: j.targets[i].std, R: readerOf(in)}
-			}
-			return textfmt.Write(w, c, src)
-		}
-	default: // binary, and objects whose reference input is no object
-		if j.Align == 0 {
-			// LLVM 22 dies of a division by zero here.
-			return errorf("invalid -bundle-align=0: the alignment must be at least 1")
-		}
-		write = func(w io.Writer) error {
-			src := make([]binfmt.Source, len(ins))
-			for i, in := range ins {
-				src[i] = binfmt.Source{ID: j.targets[i].std, R: readerOf(in), Size: in.size}
-			}
-			return binfmt.Write(w, src, j.Align)
-		}
+	// Text types write a text bundle; the rest, and objects whose
+	// reference input is no object, a binary bundle (bundle.Write's "").
+	o := bundle.WriteOptions{Align: j.Align}
+	if kind == kindText {
+		o.Type = j.Type
+	} else if j.Align == 0 {
+		// LLVM 22 dies of a division by zero here.
+		return errorf("invalid -bundle-align=0: the alignment must be at least 1")
 	}
+	src := make([]bundle.Source, len(ins))
+	for i, in := range ins {
+		src[i] = bundle.Source{ID: j.targets[i].std, R: in.r, Size: in.size}
+	}
+	write := func(w io.Writer) error { return bundle.Write(w, src, o) }
 	// The bundle's size, near enough: payloads, IDs, alignment.
 	hint := int64(0)
 	for i, in := range ins {
 		hint += in.size + int64(len(j.targets[i].std)) + 64 + int64(max(j.Align, 0))
 	}
 	return j.writeOutput(write, hint)
-}
-
-// readerOf returns a reader of the whole input from its start: the file
-// itself, so that the format writers' io.LimitReader(file) reaches io.Copy
-// as the *io.LimitedReader over an *os.File that copy_file_range needs (a
-// section reader if the file cannot seek back to its start).
-func readerOf(in *input) io.Reader {
-	if in.file != nil {
-		if _, err := in.file.Seek(0, io.SeekStart); err == nil {
-			return in.file
-		}
-	}
-	return io.NewSectionReader(in.r, 0, in.size)
 }
 
 // writeOutput writes the bundle to the single output, atomically,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/llvmtool"
 	"github.com/goffload/goffload/internal/objcopy"
@@ -15,75 +16,42 @@ import (
 	"github.com/goffload/goffload/objfmt"
 )
 
-// objectWalker returns a walker over the bundle sections of an object file,
-// or false when the input is not an object file (then the binary format
-// applies, as in LLVM).
-func (j *job) objectWalker(in *input) (walker, bool, error) {
-	if !objfmt.IsObject(in.r, in.size) {
-		return nil, false, nil
-	}
-	bundles, err := objfmt.ScanBundles(in.r, in.size)
-	var le *objfmt.LLVMError
-	switch {
-	case errors.As(err, &le):
-		// LLVM's words; the bundles before the bad section come first.
-		err = &Error{Msg: le.Msg, Err: err}
-	case err != nil:
-		return nil, true, errorf("'%s': %w", in.path, err)
-	}
-	return &objectWalker{j: j, in: in, bundles: bundles, tail: err, i: -1}, true, nil
-}
-
-type objectWalker struct {
-	j       *job
-	in      *input
-	bundles []objfmt.Bundle
-	tail    error // met after the last bundle
-	i       int
-}
-
-func (o *objectWalker) next() (string, bool, error) {
-	o.i++
-	if o.i >= len(o.bundles) {
-		return "", false, o.tail
-	}
-	return o.bundles[o.i].ID, true, nil
-}
-
-func (o *objectWalker) extract(w io.Writer) error {
-	b := o.bundles[o.i]
-	if b.Truncated {
-		return &Error{Msg: objfmt.ErrTruncated.Error(), Err: objfmt.ErrTruncated}
-	}
-	if !b.HostPlaceholder {
-		return copyRange(w, o.in.r, b.Offset, b.Size)
-	}
-	// The one-NUL-byte placeholder stands for the host object: the input
-	// with every bundle section removed.
-	if o.j.DryRun {
-		o.j.printCommand(objcopy.StripArgs(o.in.path, objcopy.TempName()))
+// extractHost writes the host object a fat object's one-NUL-byte host
+// section stands for: the input with every bundle section removed, made
+// as LLVM makes it, by llvm-objcopy on the input's path (our ELF writer
+// for ELF files).
+func (j *job) extractHost(w io.Writer, s *source, e *bundle.Entry) error {
+	path := s.in.path
+	if j.DryRun {
+		j.printCommand(objcopy.StripArgs(path, objcopy.TempName()))
 		return nil
 	}
-	in := o.in
-	if in.file == nil && !in.beyondLLVM {
+	obj, _, _ := e.Container().Outer()
+	size := e.Container().Size()
+	if s.inf != nil || s.in.file == nil {
 		// LLVM runs objcopy on the input path, which reads the file
 		// again: standard input and pipes have nothing left, and a
-		// compressed input is a CCOB, not an object.
-		again, err := o.j.reread(in.path)
-		if err != nil {
-			return o.j.objcopyMessage(fmt.Sprintf("'%s': %s", in.path, oserr.Strerror(err)))
+		// compressed input is a CCOB, not an object. Where LLVM 22 does
+		// not read the input (several CCOBs), there is nothing to match,
+		// and the host object is made from what we read.
+		beyond := s.inf != nil && !s.inf.LLVM22 && path != "-"
+		if !beyond {
+			again, err := j.reread(path)
+			if err != nil {
+				return j.objcopyMessage(fmt.Sprintf("'%s': %s", path, oserr.Strerror(err)))
+			}
+			defer again.Close()
+			if !objfmt.IsObject(again, again.Size) {
+				return j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", path))
+			}
+			obj, size = again, again.Size
 		}
-		defer again.Close()
-		if !objfmt.IsObject(again, again.Size) {
-			return o.j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", in.path))
-		}
-		in = &input{path: in.path, r: again, size: again.Size}
 	}
-	if !objfmt.IsELF(in.r, in.size) {
-		return o.j.runObjcopyStrip(w, in)
+	if !objfmt.IsELF(obj, size) {
+		return j.runObjcopyStrip(w, path)
 	}
-	if err := objfmt.StripBundles(w, in.r, in.size); err != nil {
-		return o.j.objcopyFailed(in.path, err)
+	if err := objfmt.StripBundles(w, obj, size); err != nil {
+		return j.objcopyFailed(path, err)
 	}
 	return nil
 }
@@ -156,23 +124,18 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 	// input, a pipe) is what objcopy finds on reading it again: "-" is a
 	// file of that name to --add-section, and the rest of standard input
 	// (nothing) as the host.
-	secs := make([]objfmt.Section, len(ins))
+	src := make([]bundle.Source, len(ins))
 	for i, in := range ins {
-		name := objfmt.BundlePrefix + j.targets[i].std
-		if i == j.hostIndex {
-			secs[i] = objfmt.Section{Name: name, Data: oneNUL{}, Size: 1}
+		src[i] = bundle.Source{ID: j.targets[i].std, R: in.r, Size: in.size}
+		if i == j.hostIndex || in.file != nil {
 			continue
 		}
-		if in.file == nil {
-			data, err := rereadFile(j.inputs[i]) // "-" too: a file of that name
-			if err != nil {
-				return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[i], oserr.Strerror(err)))
-			}
-			defer data.Close()
-			secs[i] = objfmt.Section{Name: name, Data: data, Size: data.Size}
-			continue
+		data, err := rereadFile(j.inputs[i]) // "-" too: a file of that name
+		if err != nil {
+			return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[i], oserr.Strerror(err)))
 		}
-		secs[i] = objfmt.Section{Name: name, Data: in.r, Size: in.size}
+		defer data.Close()
+		src[i].R, src[i].Size = data, data.Size
 	}
 	if host.file == nil {
 		data, err := j.reread(j.inputs[ref])
@@ -183,10 +146,10 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		if !objfmt.IsELF(data, data.Size) {
 			return true, j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", j.inputs[ref]))
 		}
-		host = &input{path: host.path, r: data, size: data.Size}
+		src[ref].R, src[ref].Size = data, data.Size
 	}
 	tw := llvmtool.NewTrackWriter(f)
-	if err := objfmt.AddSections(tw, host.r, host.size, secs); err != nil {
+	if err := bundle.Write(tw, src, bundle.WriteOptions{Type: "o"}); err != nil {
 		if tw.Err() != nil {
 			// Writing the output failed (a full disk, a file size
 			// limit): no llvm-objcopy ran, and the file to name is
@@ -225,19 +188,6 @@ func (j *job) sectionFiles(hostTemp string) (names, files []string) {
 		files = append(files, file)
 	}
 	return names, files
-}
-
-type oneNUL struct{}
-
-func (oneNUL) ReadAt(p []byte, off int64) (int, error) {
-	if off != 0 || len(p) == 0 {
-		return 0, io.EOF
-	}
-	p[0] = 0
-	if len(p) > 1 {
-		return 1, io.EOF
-	}
-	return 1, nil
 }
 
 // runObjcopyBundle bundles into a non-ELF host object by running
@@ -299,10 +249,10 @@ func (j *job) objcopyFailed(path string, err error) error {
 	return errorf("'llvm-objcopy' tool failed")
 }
 
-// runObjcopyStrip makes the host object of a non-ELF fat object with
-// llvm-objcopy, as LLVM does, and copies the result to w.
-func (j *job) runObjcopyStrip(w io.Writer, in *input) error {
-	path, err := objcopy.Find(j.Argv0)
+// runObjcopyStrip makes the host object of a non-ELF fat object at path
+// with llvm-objcopy, as LLVM does, and copies the result to w.
+func (j *job) runObjcopyStrip(w io.Writer, path string) error {
+	tool, err := objcopy.Find(j.Argv0)
 	if err != nil {
 		return errorf("%w", err)
 	}
@@ -313,7 +263,7 @@ func (j *job) runObjcopyStrip(w io.Writer, in *input) error {
 	name := tmp.Name()
 	tmp.Close()
 	defer os.Remove(name)
-	if err := objcopy.Run(path, objcopy.StripArgs(in.path, name), j.Stdout, j.Stderr); err != nil {
+	if err := objcopy.Run(tool, objcopy.StripArgs(path, name), j.Stdout, j.Stderr); err != nil {
 		return errorf("'llvm-objcopy' tool failed")
 	}
 	f, err := os.Open(name)

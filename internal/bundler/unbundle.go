@@ -8,216 +8,141 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/llvmhash"
 	"github.com/goffload/goffload/internal/llvmtool"
+	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/targetid"
-	"github.com/goffload/goffload/textfmt"
 )
 
-// walker visits the bundles of a container in the order LLVM 22 visits
-// them: file order for text, section order for objects, StringMap order for
-// the binary format.
-type walker interface {
-	// next returns the next bundle ID, or false at the end.
-	next() (string, bool, error)
-	// extract writes the current bundle's payload.
-	extract(w io.Writer) error
-	// reset starts the walk again from the first bundle.
-	reset()
+// source is the single input of -list and -unbundle and the bundle read
+// from it (package bundle: the handler LLVM picks by -type, and for -type=o
+// by whether the content is an object file; -type=a gets here only to
+// list, where LLVM handles it as -type=o: an ELF fat object lists its IDs,
+// an archive nothing). An input made of several compressed bundles is one
+// bundle of several containers, walked one after the other.
+type source struct {
+	in  *input
+	inf *bundle.Inflated // nil unless the input is compressed
+	b   *bundle.Bundle
 }
 
-// walkerFor picks the handler for an input as LLVM does: by -type, and for
-// -type=o by whether the content is an object file. -type=a gets here only to
-// list, where LLVM handles it as -type=o: an ELF fat object lists its IDs, an
-// archive nothing. An input made of several compressed bundles is walked one
-// bundle after the other.
-func (j *job) walkerFor(in *input) (walker, error) {
-	w, err := j.walkerFor1(in)
-	if err != nil || len(in.more) == 0 {
-		return w, err
+func (s *source) close() {
+	s.in.close()
+	if s.inf != nil {
+		s.inf.Close()
 	}
-	chain := &chainWalker{ws: []walker{w}}
-	for _, m := range in.more {
-		w, err := j.walkerFor1(m)
-		if err != nil {
-			return nil, err
-		}
-		chain.ws = append(chain.ws, w)
+}
+
+// whole returns the (decompressed) input: what a host target gets when
+// nothing was extracted. Of several CCOBs, the first one's bundle.
+func (s *source) whole() (io.ReaderAt, int64) {
+	if s.inf != nil {
+		p := s.inf.Parts[0]
+		return p, p.Size()
 	}
-	return chain, nil
+	return s.in.r, s.in.size
 }
-
-// chainWalker walks several containers one after the other.
-type chainWalker struct {
-	ws []walker
-	i  int
-}
-
-func (c *chainWalker) next() (string, bool, error) {
-	for c.i < len(c.ws) {
-		id, ok, err := c.ws[c.i].next()
-		if ok || err != nil {
-			return id, ok, err
-		}
-		c.i++
-	}
-	return "", false, nil
-}
-
-func (c *chainWalker) extract(w io.Writer) error { return c.ws[c.i].extract(w) }
 
 // maxTextBundle caps the text bundles read (into memory) for listing and
 // unbundling: a compressed text bundle can inflate to gigabytes.
 var maxTextBundle int64 = 1 << 30
 
-func (j *job) walkerFor1(in *input) (walker, error) {
-	switch kindOf(j.Type) {
-	case kindText:
-		c, _ := textfmt.Comment(j.Type)
-		if in.size > maxTextBundle {
-			// Text bundles are searched in memory: a hard cap, said.
-			return nil, fmt.Errorf("'%s': a text bundle of %d bytes is larger than the %d bytes goffload reads into memory", in.path, in.size, maxTextBundle)
-		}
-		data, err := in.bytes()
-		if err != nil {
-			return nil, pathError(in.path, err)
-		}
-		return &textWalker{r: textfmt.NewReader(data, c), path: in.path}, nil
-	case kindBinary:
-		return newBinaryWalker(in)
-	case kindObject, kindArchive:
-		if w, ok, err := j.objectWalker(in); ok || err != nil {
-			return w, err
-		}
-		return newBinaryWalker(in)
-	}
-	return nil, j.invalidType()
+// readOptions are how the bundler reads its input: by -type, compressed
+// bundles decompressed into temporary files (inflate), text bundles capped.
+func (j *job) readOptions() *bundle.Options {
+	return &bundle.Options{Type: j.Type, MaxText: maxTextBundle}
 }
 
-type textWalker struct {
-	r    *textfmt.Reader
-	path string // the input, which a damaged entry is reported against
-}
-
-func (t *textWalker) next() (string, bool, error) {
-	id, ok := t.r.Next()
-	return id, ok, nil
-}
-
-func (t *textWalker) extract(w io.Writer) error {
-	p, err := t.r.Payload()
-	if err != nil {
-		// The input's fault, not the output's (LLVM 22 reads past its
-		// buffer here and fails writing the output).
-		return errorf("'%s': %w", t.path, err)
-	}
-	_, err = w.Write(p)
-	return err
-}
-
-// listText lists text bundles, skipping each END line as LLVM's list does.
-type listTextWalker struct{ textWalker }
-
-func (t *listTextWalker) next() (string, bool, error) {
-	id, ok := t.r.Next()
-	if ok {
-		t.r.SkipEnd()
-	}
-	return id, ok, nil
-}
-
-type binaryWalker struct {
-	in      *input
-	entries []binfmt.Entry
-	i       int
-}
-
-func newBinaryWalker(in *input) (*binaryWalker, error) {
-	// As LLVM 22 reads the table: an entry whose payload lies outside the
-	// file because offset + size wraps is listed, and refused only when it
-	// is extracted (LLVM would read outside its buffer).
-	entries, err := binfmt.ReadTable(in.r, in.size)
-	if err != nil {
-		return nil, errorf("'%s': invalid bundle header: %w", in.path, err)
-	}
-	return &binaryWalker{in: in, entries: binfmt.VisitOrder(entries), i: -1}, nil
-}
-
-func (b *binaryWalker) next() (string, bool, error) {
-	b.i++
-	if b.i >= len(b.entries) {
-		return "", false, nil
-	}
-	return b.entries[b.i].ID, true, nil
-}
-
-func (b *binaryWalker) extract(w io.Writer) error {
-	e := b.entries[b.i]
-	if e.Outside != nil {
-		return errorf("'%s': invalid bundle header: %w", b.in.path, e.Outside)
-	}
-	return copyRange(w, b.in.r, e.Offset, e.Size)
-}
-
-// openWalker opens the single input and its handler. With headOnly, a
-// compressed binary bundle is decompressed keeping only its start, which
+// openBundle opens the single input and reads its bundle. With headOnly,
+// a compressed binary bundle is decompressed keeping only its start, which
 // is all -list needs (the entry table); when the table runs past it, the
 // input is decompressed again in full.
-func (j *job) openWalker(headOnly bool) (*input, walker, error) {
+func (j *job) openBundle(headOnly bool) (*source, error) {
 	// (Not for standard input, which cannot be read again, nor in verbose
 	// mode, whose statistics would be printed twice.)
 	headOnly = headOnly && kindOf(j.Type) == kindBinary && j.inputs[0] != "-" && !j.Verbose
-	in, err := j.openInput(j.inputs[0], headOnly)
+	in, err := j.openInput(j.inputs[0])
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	w, err := j.walkerFor(in)
-	if in.short() {
+	s := &source{in: in}
+	if in.compressed {
+		if s.inf, err = j.inflate(in, headOnly); err != nil {
+			in.close()
+			return nil, err
+		}
+	}
+	if kindOf(j.Type) == kindInvalid {
+		s.close()
+		return nil, j.invalidType()
+	}
+	if s.inf != nil {
+		s.b, err = s.inf.Bundle(j.readOptions())
+	} else {
+		s.b, err = bundle.Read(in.r, in.size, j.readOptions())
+	}
+	if s.inf != nil && s.inf.Short() {
 		// (The table reader may take a failed read for the end of the
 		// table, so whatever it returned.)
-		in.close()
-		return j.openWalker(false)
+		s.close()
+		return j.openBundle(false)
 	}
 	if err != nil {
-		in.close()
-		return nil, nil, err
+		s.close()
+		return nil, j.readError(in.path, err)
 	}
-	return in, w, nil
+	return s, nil
 }
 
-// list prints the bundle IDs of the single input.
+// readError gives LLVM's words, or ours where LLVM has none, for a
+// container that cannot be read.
+func (j *job) readError(path string, err error) error {
+	var tl *bundle.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		// Text bundles are searched in memory: a hard cap, said.
+		return errorf("'%s': a text bundle of %d bytes is larger than the %d bytes goffload reads into memory", path, tl.Size, tl.Max)
+	case kindOf(j.Type) == kindText:
+		return pathError(path, err)
+	case errors.Is(err, binfmt.ErrTruncatedTable):
+		return errorf("'%s': invalid bundle header: %w", path, err)
+	}
+	return errorf("'%s': %w", path, err)
+}
+
+// walkError gives LLVM's words for the damage of a fat object met after
+// its bundles.
+func walkError(err error) error {
+	var le *objfmt.LLVMError
+	if errors.As(err, &le) {
+		return &Error{Msg: le.Msg, Err: err}
+	}
+	return err
+}
+
+// list prints the bundle IDs of the single input, in the order LLVM lists
+// them (bundle.Bundle.Entries: text bundles skip each END line).
 func (j *job) list() error {
-	in, w, err := j.openWalker(true)
+	s, err := j.openBundle(true)
 	if err != nil {
 		return err
 	}
-	defer in.close()
-	w = listWalker(w)
+	defer s.close()
+	w := s.b.Walk()
 	for {
-		id, ok, err := w.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
+		e, err := w.Next()
+		if err == io.EOF {
 			return nil
 		}
-		if _, err := fmt.Fprintln(j.Stdout, id); err != nil {
+		if err != nil {
+			return walkError(err)
+		}
+		w.Take()
+		if _, err := fmt.Fprintln(j.Stdout, e.ID); err != nil {
 			return llvmtool.IOFailure(err)
 		}
 	}
-}
-
-// listWalker makes text walkers skip END lines, as LLVM's list does.
-func listWalker(w walker) walker {
-	switch t := w.(type) {
-	case *textWalker:
-		return &listTextWalker{*t}
-	case *chainWalker:
-		for i := range t.ws {
-			t.ws[i] = listWalker(t.ws[i])
-		}
-	}
-	return w
 }
 
 // FatalError is LLVM's fatal error (a failed write to an output stream):
@@ -229,9 +154,9 @@ type FatalError = llvmtool.FatalError
 //
 //   - A work list, an LLVM StringMap from standardised target to output
 //     filled in command-line order, is matched against each bundle ID in
-//     the format's order (text: file order; object: section order; binary:
-//     StringMap order of the IDs). An ID that does not split into 5 or 6
-//     pieces is an error.
+//     the format's order (bundle.Walker: text: file order; object: section
+//     order; binary: StringMap order of the IDs). An ID that does not
+//     split into 5 or 6 pieces is an error.
 //   - Each ID goes to the first work-list entry, in StringMap order, it is
 //     compatible with (targetid.Compatible), which then leaves the list: a
 //     bundle that suits several targets goes to one of them only, and a
@@ -246,73 +171,27 @@ type FatalError = llvmtool.FatalError
 // missing targets are known before any output is written, and no output is
 // put in place unless every one is complete.
 func (j *job) unbundle() error {
-	in, w, err := j.openWalker(false)
+	s, err := j.openBundle(false)
 	if err != nil {
 		return err
 	}
-	defer in.close()
-
-	// The work list maps standardised targets to outputs; a later target
-	// that standardises to the same ID replaces the earlier one's output.
-	var work llvmhash.StringMap[string]
-	for i, t := range j.targets {
-		work.Set(t.std, j.outputs[i])
-	}
-	total := len(j.targets) // LLVM compares with the CLI count, duplicates included
+	defer s.close()
 
 	// Which targets the input lacks is known before any output is written
 	// (LLVM 22 writes the outputs it finds, then fails): a first walk over
 	// the IDs. Where that walk meets an error, the extracting walk meets
 	// it too, in LLVM's order, and no output survives it.
 	if !j.AllowMissing {
-		if missing, ok := j.missingTargets(w); ok && len(missing) > 0 {
+		if missing, ok := j.missingTargets(s.b); ok && len(missing) > 0 {
 			return errorf("%s", missingMessage(missing))
 		}
-		w.reset()
 	}
-
 	var outs outputSet
 	defer outs.abort()
-	for work.Len() > 0 {
-		id, ok, err := w.next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		// Unlike LLVM 22, IDs with a 3-field triple (older ROCm's
-		// "host-x86_64-unknown-linux") are read, in their standard form.
-		if _, ok := targetid.ParseStored(id); !ok {
-			return errorf("invalid bundle id read from the bundle")
-		}
-		var match string
-		for _, t := range work.Keys() {
-			if targetid.Compatible(id, t, j.HipOpenMP) {
-				match = t
-				break
-			}
-		}
-		if match == "" {
-			continue
-		}
-		path, _ := work.Get(match)
-		f, err := outs.create(path)
-		if err != nil {
-			return err
-		}
-		tw := llvmtool.NewTrackWriter(f)
-		if err := w.extract(tw); err != nil {
-			if tw.Err() != nil {
-				return llvmtool.IOFailure(tw.Err())
-			}
-			var e *Error
-			if errors.As(err, &e) {
-				return err // already LLVM's words (objcopy failures)
-			}
-			return errorf("'%s': %w", path, err)
-		}
-		work.Erase(match)
+	work := j.workList()
+	total := len(j.targets) // LLVM compares with the CLI count, duplicates included
+	if err := j.extractAll(s, &work, &outs); err != nil {
+		return err
 	}
 	remaining := work.Keys()
 	if len(remaining) > 0 && !j.AllowMissing {
@@ -326,12 +205,114 @@ func (j *job) unbundle() error {
 		}
 		if len(remaining) == total && isHostID(t) {
 			// Nothing was extracted: the host gets the whole input.
-			if err := copyRange(f, in.r, 0, in.size); err != nil {
+			r, size := s.whole()
+			if err := copyRange(f, r, 0, size); err != nil {
 				return errorf("'%s': %w", path, err)
 			}
 		}
 	}
 	return outs.commit()
+}
+
+// workList maps standardised targets to outputs; a later target that
+// standardises to the same ID replaces the earlier one's output.
+func (j *job) workList() llvmhash.StringMap[string] {
+	var work llvmhash.StringMap[string]
+	for i, t := range j.targets {
+		work.Set(t.std, j.outputs[i])
+	}
+	return work
+}
+
+// extractAll walks the bundle's entries, each to the first target of the
+// work list it suits, until the list is empty.
+func (j *job) extractAll(s *source, work *llvmhash.StringMap[string], outs *outputSet) error {
+	w := s.b.Walk()
+	for work.Len() > 0 {
+		e, err := w.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return walkError(err)
+		}
+		// Unlike LLVM 22, IDs with a 3-field triple (older ROCm's
+		// "host-x86_64-unknown-linux") are read, in their standard form.
+		if _, ok := e.ParseID(); !ok {
+			return errorf("invalid bundle id read from the bundle")
+		}
+		match := j.firstCompatible(e.ID, work)
+		if match == "" {
+			continue
+		}
+		path, _ := work.Get(match)
+		if err := j.extractTo(outs, path, s, e); err != nil {
+			return err
+		}
+		w.Take()
+		work.Erase(match)
+	}
+	return nil
+}
+
+// firstCompatible returns the first target of the work list, in its
+// order, that the stored ID suits, or "".
+func (j *job) firstCompatible(id string, work *llvmhash.StringMap[string]) string {
+	for _, t := range work.Keys() {
+		if targetid.Compatible(id, t, j.HipOpenMP) {
+			return t
+		}
+	}
+	return ""
+}
+
+// extractTo writes entry e to the output path.
+func (j *job) extractTo(outs *outputSet, path string, s *source, e *bundle.Entry) error {
+	f, err := outs.create(path)
+	if err != nil {
+		return err
+	}
+	tw := llvmtool.NewTrackWriter(f)
+	if err := j.extract(tw, s, e); err != nil {
+		if tw.Err() != nil {
+			return llvmtool.IOFailure(tw.Err())
+		}
+		var le *Error
+		if errors.As(err, &le) {
+			return err // already LLVM's words (objcopy failures)
+		}
+		return errorf("'%s': %w", path, err)
+	}
+	return nil
+}
+
+// extract writes an entry's payload: its bytes, or for a fat object's host
+// placeholder the host object (extractHost).
+func (j *job) extract(w io.Writer, s *source, e *bundle.Entry) error {
+	sr, err := e.Open()
+	if err != nil {
+		return entryError(s.in.path, err)
+	}
+	if e.HostPlaceholder {
+		return j.extractHost(w, s, e)
+	}
+	r, off, n := sr.Outer()
+	return copyRange(w, r, off, n)
+}
+
+// entryError gives LLVM's words, or ours where LLVM reads outside its
+// buffer, for an entry whose bytes cannot be read.
+func entryError(path string, err error) error {
+	switch {
+	case errors.Is(err, objfmt.ErrTruncated):
+		return &Error{Msg: objfmt.ErrTruncated.Error(), Err: objfmt.ErrTruncated}
+	case errors.Is(err, binfmt.ErrTruncatedTable):
+		return errorf("'%s': invalid bundle header: %w", path, err)
+	}
+	// A text entry without END marker: the input's fault, not the
+	// output's (LLVM 22 reads past its buffer here and fails writing the
+	// output).
+	return errorf("'%s': %w", path, err)
 }
 
 func isHostID(std string) bool {
