@@ -17,7 +17,8 @@ import (
 // fat object (memA.o), a binary bundle (memB.o), a compressed bundle and a
 // plain object. A code object stored for plain gfx906 goes to the
 // gfx906:xnack+ archive too, and member names follow LLVM's pattern
-// <stem>-<stored ID><stem><ext>, ':' replaced by '_'.
+// <stem>-<stored ID><stem><ext>, ':' replaced by '_'. Each archive is
+// written to an io.Writer: here memory, compared with LLVM 22's.
 func Example() {
 	in, err := os.Open("testdata/libt.a")
 	if err != nil {
@@ -28,33 +29,27 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("", "hda-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-
-	outputs := []string{filepath.Join(dir, "gfx906xp.a"), filepath.Join(dir, "gfx90axp.a")}
-	err = hda.Unbundle(hda.Options{
+	res, err := hda.Unbundle(hda.Options{
 		Archive: in, ArchiveSize: fi.Size(), ArchiveName: "libt.a",
 		Targets: []string{"hip-amdgcn-amd-amdhsa--gfx906:xnack+", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"},
-		Outputs: outputs,
 		// Decompress is left nil: compressed members are not read.
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, out := range outputs {
-		got, err := os.ReadFile(out)
+	defer res.Close()
+	outs := res.Outputs
+	for i, name := range []string{"gfx906xp.a", "gfx90axp.a"} {
+		var got bytes.Buffer
+		if err := outs[i].WriteArchive(&got); err != nil {
+			log.Fatal(err)
+		}
+		llvm, err := os.ReadFile(filepath.Join("testdata", name)) // LLVM 22's output
 		if err != nil {
 			log.Fatal(err)
 		}
-		llvm, err := os.ReadFile(filepath.Join("testdata", filepath.Base(out))) // LLVM 22's output
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println(filepath.Base(out), "same as LLVM 22's:", bytes.Equal(got, llvm))
-		r, err := ar.NewReader(bytes.NewReader(got), int64(len(got)), out)
+		fmt.Println(outs[i].Target, "same as LLVM 22's:", bytes.Equal(got.Bytes(), llvm))
+		r, err := ar.NewReader(bytes.NewReader(got.Bytes()), int64(got.Len()), name)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -71,9 +66,9 @@ func Example() {
 		r.Close()
 	}
 	// Output:
-	// gfx906xp.a same as LLVM 22's: true
+	// hip-amdgcn-amd-amdhsa--gfx906:xnack+ same as LLVM 22's: true
 	//    memA-hip-amdgcn-amd-amdhsa--gfx906memA.bc 3276
 	//    memB-hip-amdgcn-amd-amdhsa--gfx906_xnack+memB.bc 9
-	// gfx90axp.a same as LLVM 22's: true
+	// hip-amdgcn-amd-amdhsa--gfx90a:xnack+ same as LLVM 22's: true
 	//    memA-hip-amdgcn-amd-amdhsa--gfx90a_xnack+memA.bc 3532
 }

@@ -1,18 +1,22 @@
 // Package hda unbundles heterogeneous device archives: static libraries whose
 // members are offload bundles (ELF fat objects, binary bundles, compressed
-// bundles). For each requested target it writes one archive holding every
-// compatible code object, named and ordered exactly as LLVM 22's
-// clang-offload-bundler -type=a -unbundle does, with LLVM's symbol table.
+// bundles). For each requested target, Unbundle returns the members of one
+// archive holding every compatible code object, named and ordered exactly as
+// LLVM 22's clang-offload-bundler -type=a -unbundle does, and
+// Output.WriteArchive writes it to an io.Writer with LLVM's symbol table.
+// Where the archives go (files, temporary names, renames) is the caller's
+// business: the bundler's command line (internal/bundler) writes them all
+// before it puts any in place.
 //
-// Device payloads are not held in memory: ELF bundle sections and binary
-// bundle entries are written straight from the input archive, or from
-// where Options.Decompress put a compressed member (the bundler: a
-// temporary file). Host objects are the exception: each is stripped of its
-// bundle sections into memory, and all of them stay there until the
-// outputs are written, so unbundling the host target of an archive costs
-// about as much memory as its host objects' total size. Besides that,
-// memory grows with the number of members (names, symbol tables), not
-// with their size.
+// Device payloads are not held in memory: the members returned read ELF
+// bundle sections and binary bundle entries straight from the input
+// archive, or from where Options.Decompress put a compressed member (the
+// bundler: a temporary file), which must stay readable until the outputs
+// are written. Host objects are the exception: each is stripped of its
+// bundle sections into memory, so unbundling the host target of an archive
+// costs about as much memory as its host objects' total size. Besides that,
+// memory grows with the number of members (names, symbol tables), not with
+// their size.
 package hda
 
 import (
@@ -24,9 +28,8 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/ar"
-	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/magic"
@@ -43,11 +46,10 @@ type Options struct {
 	ArchiveName string
 
 	// Targets are the requested bundle IDs, standardised, in command-line
-	// order, and Outputs the archive written for each.
+	// order: Unbundle returns an Output for each.
 	Targets []string
-	Outputs []string
 
-	AllowMissing bool // write an empty archive for a target with no code object
+	AllowMissing bool // an empty Output for a target with no code object, instead of an error
 	HipOpenMP    bool // hip/hipv4 and openmp kinds are compatible
 	CheckInput   bool // -check-input-archive: reject members with conflicting target IDs
 
@@ -61,14 +63,6 @@ type Options struct {
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
 	Uncompressed func()
-	// WriteOptions are passed to the archive writer (the bundler sets
-	// ar.WithSym64Threshold from SYM64_THRESHOLD, as LLVM's writer does).
-	WriteOptions []ar.WriteOption
-
-	// Warn, when set, receives LLVM's warnings about output members, in
-	// LLVM's words: "'<member>': <reason>" for a bitcode member whose
-	// symbols cannot be read (it then contributes none, as in LLVM).
-	Warn func(msg string)
 	// DryRun, when set, stands for the bundler's -###: a host object is
 	// not made from its member; DryRun is called instead (to print the
 	// llvm-objcopy command LLVM would run) and the host code object is
@@ -104,84 +98,102 @@ func errorf(format string, a ...any) error {
 	return &Error{Msg: err.Error(), Err: errors.Unwrap(err)}
 }
 
-// osError is LLVM's text for a failed system call: the C library's.
-func osError(err error) error { return &Error{Msg: oserr.Strerror(err), Err: err} }
-
-// codeObject is one extracted member of an output archive.
-type codeObject struct {
-	name string
-	data io.ReaderAt
-	size int64
+// An Output is one output archive: the code objects a target gets, in
+// LLVM's order, each named as LLVM names it.
+type Output struct {
+	Target  string
+	Members []ar.NewMember
 }
 
-// Unbundle performs the unbundling and writes every output, atomically:
-// an error before they are committed (renamed into place, together at the
-// end) leaves every output as it was.
-func Unbundle(o Options) error {
+// A Result is what Unbundle found: an Output per target. The members read
+// the input archive, the files of a thin archive's members (which Close
+// closes) and what Options.Decompress returned: write them before Close.
+type Result struct {
+	Outputs []Output // in the order of Options.Targets
+	rd      *ar.Reader
+}
+
+// Close closes the files a thin archive's members were read from.
+func (r *Result) Close() error { return r.rd.Close() }
+
+// Unbundle reads the archive and returns an Output for each target, in
+// the order of o.Targets. A target without code objects is an error
+// (naming the archive, in LLVM's words) unless o.AllowMissing; the error
+// comes after every member was read, as every other error before it.
+func Unbundle(o Options) (*Result, error) {
 	var head [8]byte
 	if n, _ := o.Archive.ReadAt(head[:], 0); magic.Identify(head[:n]) != magic.Archive {
 		// LLVM says this of every input that is not an archive (GNU, BSD,
 		// thin or AIX big).
-		return &Error{Msg: "file too small to be an archive", Err: ar.ErrNotArchive}
+		return nil, &Error{Msg: "file too small to be an archive", Err: ar.ErrNotArchive}
 	}
 	rd, err := ar.NewReader(o.Archive, o.ArchiveSize, o.ArchiveName)
 	if err != nil {
-		return archiveError(err)
+		return nil, archiveError(err)
 	}
-	defer rd.Close()
+	res, err := o.read(rd)
+	if err != nil {
+		rd.Close()
+		return nil, err
+	}
+	return res, nil
+}
+
+// read reads every member (after a first pass checking them, with
+// CheckInput) and checks that every target got code objects.
+func (o Options) read(rd *ar.Reader) (*Result, error) {
 	if o.CheckInput {
 		// A first pass over every member, as in LLVM.
 		members, err := rd.Members()
 		if err != nil {
-			return archiveError(err)
+			return nil, archiveError(err)
 		}
 		if err := checkMembers(o, members); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	// Members are read one at a time, so that an error in a member comes
-	// before a malformed header or name further on, as in LLVM.
+	outs, err := o.extractAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	for _, out := range outs {
+		if len(out.Members) == 0 && !o.AllowMissing {
+			return nil, errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", out.Target, o.ArchiveName)
+		}
+	}
+	return &Result{Outputs: outs, rd: rd}, nil
+}
+
+// extractAll reads the members one at a time, so that an error in a
+// member comes before a malformed header or name further on, as in LLVM.
+func (o Options) extractAll(rd *ar.Reader) ([]Output, error) {
 	o.memo = map[string][]int{}
-	lists := make([][]codeObject, len(o.Targets))
+	outs := make([]Output, len(o.Targets))
+	for i, t := range o.Targets {
+		outs[i].Target = t
+	}
 	for {
 		m, err := rd.Next()
 		if err == io.EOF {
-			break
+			return outs, nil
 		}
 		if err != nil {
-			return archiveError(err)
+			return nil, archiveError(err)
 		}
-		if err := o.extractMember(m, lists); err != nil {
-			return err
-		}
-	}
-	// A target without code objects stops the run before any output is
-	// touched (LLVM 22 first writes the archives of the targets before it,
-	// replacing existing files). The outputs are written in command-line
-	// order and committed together at the end, so that a failure writing
-	// one leaves every output as it was.
-	for i, t := range o.Targets {
-		if len(lists[i]) == 0 && !o.AllowMissing {
-			return errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", t, o.ArchiveName)
+		if err := o.extractMember(m, outs); err != nil {
+			return nil, err
 		}
 	}
-	files := make([]*atomicfile.File, 0, len(o.Targets))
-	defer func() {
-		for _, f := range files {
-			f.Abort()
-		}
-	}()
-	for i := range o.Targets {
-		f, err := writeArchive(o.Outputs[i], lists[i], o.Warn, o.WriteOptions)
-		if err != nil {
-			return err
-		}
-		files = append(files, f)
-	}
-	for _, f := range files {
-		if err := f.Commit(); err != nil {
-			return osError(err)
-		}
+}
+
+// WriteArchive writes the output as LLVM 22 writes it: a GNU archive with
+// LLVM's symbol table (opts: ar.WithSym64Threshold, as LLVM's writer reads
+// SYM64_THRESHOLD; ar.WithWarnings for the members whose symbols cannot be
+// read, which then contribute none, as in LLVM). An empty output is
+// "!<arch>\n".
+func (out Output) WriteArchive(w io.Writer, opts ...ar.WriteOption) error {
+	if err := ar.WriteGNU(w, out.Members, opts...); err != nil {
+		return errorf("%w", err)
 	}
 	return nil
 }
@@ -247,92 +259,75 @@ func (o Options) memberError(m *ar.Member, err error) error {
 	return errorf("%s(%s): %w", o.ArchiveName, m.Name, err)
 }
 
-// bundle is one entry of a member, in the order LLVM visits them.
-type bundle struct {
-	id          string
-	off, size   int64
-	placeholder bool  // a one-NUL-byte host section: the stripped object
-	truncated   bool  // contents outside the member: an error if extracted
-	outside     error // a binary entry LLVM accepts whose payload is outside the member: an error if extracted
-}
-
-// bundlesOf dispatches a member as LLVM does: the object handler when it is
-// an object file, else the binary format. Text bundles, plain objects and
-// anything else have no bundles.
-func bundlesOf(r io.ReaderAt, size int64) ([]bundle, bool, error) {
-	if objfmt.IsObject(r, size) {
-		// As LLVM: a malformed section header fails the member, a
-		// bundle whose contents lie outside the file only once it is
-		// extracted.
-		bs, err := objfmt.ScanBundles(r, size)
-		if err != nil {
-			return nil, true, err
-		}
-		out := make([]bundle, len(bs))
-		for i, b := range bs {
-			out[i] = bundle{id: b.ID, off: b.Offset, size: b.Size, placeholder: b.HostPlaceholder, truncated: b.Truncated}
-		}
-		return out, true, nil
-	}
-	entries, err := binfmt.ReadTable(r, size)
+// entriesOf reads a member as LLVM dispatches it, as -type=o (package
+// bundle): the object handler when it is an object file, else the binary
+// format. Text bundles, plain objects and anything else have no entries. A
+// malformed section header fails the member, a bundle whose contents lie
+// outside the member only once it is extracted.
+func entriesOf(r io.ReaderAt, size int64) ([]*bundle.Entry, error) {
+	b, err := bundle.Read(r, size, &bundle.Options{Type: "o"})
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	var out []bundle
-	for _, e := range binfmt.VisitOrder(entries) {
-		out = append(out, bundle{id: e.ID, off: e.Offset, size: e.Size, outside: e.Outside})
-	}
-	return out, false, nil
+	return b.Entries()
 }
 
-func (o Options) extractMember(m *ar.Member, lists [][]codeObject) error {
+func (o Options) extractMember(m *ar.Member, outs []Output) error {
 	r, size, err := o.memberData(m)
 	if err != nil {
 		return err
 	}
-	bundles, isObj, err := bundlesOf(r, size)
+	entries, err := entriesOf(r, size)
 	if err != nil {
 		return o.memberError(m, err)
 	}
 	stem, ext := splitExt(filename(m.Name))
-	for _, b := range bundles {
+	for _, e := range entries {
 		// A 3-field triple, which LLVM 22 rejects, is read in its
 		// standard form (see targetid.ParseStored).
-		id, ok := targetid.ParseStored(b.id)
+		id, ok := e.ParseID()
 		if !ok {
 			return errorf("Invalid bundle id read from code object")
 		}
-		hits := o.compatible(b.id)
+		hits := o.compatible(e.ID)
 		if len(hits) == 0 {
 			continue
 		}
-		if b.truncated {
-			return o.memberError(m, objfmt.ErrTruncated)
+		data, err := o.codeObject(m, r, size, e)
+		if err != nil {
+			return err
 		}
-		if b.outside != nil {
-			return o.memberError(m, b.outside)
-		}
-		co := codeObject{name: memberName(stem, ext, b.id, id.TargetID), data: r, size: b.size}
-		if b.placeholder && isObj && o.DryRun != nil {
-			o.DryRun()
-			co.data, co.size = bytes.NewReader(nil), 0
-		} else if b.placeholder && isObj {
-			var buf bytes.Buffer
-			if err := objfmt.StripBundles(&buf, r, size); err != nil {
-				if o.ObjcopyFailed != nil {
-					return o.ObjcopyFailed(err)
-				}
-				return errorf("%s(%s): %w", o.ArchiveName, m.Name, err)
-			}
-			co.data, co.size = bytes.NewReader(buf.Bytes()), int64(buf.Len())
-		} else {
-			co.data = io.NewSectionReader(r, b.off, b.size)
-		}
+		data.Name = memberName(stem, ext, e.ID, id.TargetID)
 		for _, i := range hits {
-			lists[i] = append(lists[i], co)
+			outs[i].Members = append(outs[i].Members, data)
 		}
 	}
 	return nil
+}
+
+// codeObject returns an entry's code object: its bytes, or for a fat
+// object's host placeholder the object without its bundle sections (made
+// in memory; with DryRun, empty).
+func (o Options) codeObject(m *ar.Member, r io.ReaderAt, size int64, e *bundle.Entry) (ar.NewMember, error) {
+	sr, err := e.Open()
+	if err != nil {
+		return ar.NewMember{}, o.memberError(m, err)
+	}
+	switch {
+	case !e.HostPlaceholder:
+		return ar.NewMember{Data: sr, Size: sr.Size()}, nil
+	case o.DryRun != nil:
+		o.DryRun()
+		return ar.NewMember{Data: bytes.NewReader(nil)}, nil
+	}
+	var buf bytes.Buffer
+	if err := objfmt.StripBundles(&buf, r, size); err != nil {
+		if o.ObjcopyFailed != nil {
+			return ar.NewMember{}, o.ObjcopyFailed(err)
+		}
+		return ar.NewMember{}, errorf("%s(%s): %w", o.ArchiveName, m.Name, err)
+	}
+	return ar.NewMember{Data: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}, nil
 }
 
 // memberName builds LLVM's name for an extracted code object:
@@ -401,13 +396,13 @@ func checkMembers(o Options, members []*ar.Member) error {
 		if err != nil {
 			return openError(err)
 		}
-		bundles, _, err := bundlesOf(sr, sr.Size())
+		entries, err := entriesOf(sr, sr.Size())
 		if err != nil {
 			return o.memberError(m, err)
 		}
 		set := map[string]bool{}
-		for _, b := range bundles {
-			set[b.id] = true
+		for _, e := range entries {
+			set[e.ID] = true
 		}
 		ids := make([]string, 0, len(set))
 		for id := range set {
@@ -419,26 +414,4 @@ func checkMembers(o Options, members []*ar.Member) error {
 		}
 	}
 	return nil
-}
-
-// writeArchive writes one output archive, to be committed (renamed into
-// place) by the caller, or aborted. "-" is a file named "-" here, as in
-// LLVM. Write errors carry no path, as in LLVM.
-func writeArchive(name string, objs []codeObject, warn func(string), opts []ar.WriteOption) (*atomicfile.File, error) {
-	f, err := atomicfile.CreateFile(name)
-	if err != nil {
-		return nil, osError(err)
-	}
-	members := make([]ar.NewMember, len(objs))
-	for i, c := range objs {
-		members[i] = ar.NewMember{Name: c.name, Data: c.data, Size: c.size}
-	}
-	if warn != nil {
-		opts = append(opts, ar.WithWarnings(func(err error) { warn(err.Error()) }))
-	}
-	if err := ar.WriteGNU(f, members, opts...); err != nil {
-		f.Abort()
-		return nil, errorf("%w", err)
-	}
-	return f, nil
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/hda"
+	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/objcopy"
+	"github.com/goffload/goffload/internal/oserr"
 	"github.com/goffload/goffload/internal/spool"
 )
 
@@ -31,7 +33,7 @@ import (
 // writes it an empty archive ("!<arch>\n"). Here the bundler adds what
 // belongs to a process: the input file, where compressed members are
 // inflated (memberSpool), the environment (SYM64_THRESHOLD), warnings,
-// -### and -verbose output.
+// -### and -verbose output, and the output files (writeArchives).
 func (j *job) unbundleArchive() error {
 	// LLVM 22 keys its outputs by standardised target: of two targets that
 	// standardise alike, the first output is never written and the last
@@ -50,19 +52,11 @@ func (j *job) unbundleArchive() error {
 		Archive:      in.r,
 		ArchiveSize:  in.size,
 		ArchiveName:  j.inputs[0],
-		Outputs:      j.outputs,
 		AllowMissing: j.AllowMissing,
 		HipOpenMP:    j.HipOpenMP,
 		CheckInput:   j.CheckArchive,
 		Decompress:   members.decompress,
 	}
-	// LLVM's archive writer reads SYM64_THRESHOLD (whatever
-	// OFFLOAD_BUNDLER_IGNORE_ENV_VAR says).
-	v, set := j.LookupEnv("SYM64_THRESHOLD")
-	o.WriteOptions = append(o.WriteOptions, ar.WithSym64Threshold(sym64ThresholdFromEnv(v, set)))
-	// LLVM's archive writer prints its warnings (unreadable bitcode
-	// members) with a plain "warning: " tag, never colored.
-	o.Warn = func(msg string) { fmt.Fprintf(j.Stderr, "warning: %s\n", msg) }
 	if j.DryRun {
 		o.DryRun = func() { j.printCommand(objcopy.StripArgs(objcopy.TempName(), objcopy.TempName())) }
 	}
@@ -75,12 +69,61 @@ func (j *job) unbundleArchive() error {
 	for _, t := range j.targets {
 		o.Targets = append(o.Targets, t.std)
 	}
-	err = hda.Unbundle(o)
+	res, err := hda.Unbundle(o)
+	if err != nil {
+		return hdaError(err)
+	}
+	defer res.Close()
+	return j.writeArchives(res.Outputs)
+}
+
+// hdaError passes on hda's error, whose text is LLVM's.
+func hdaError(err error) error {
 	var he *hda.Error
 	if errors.As(err, &he) {
 		return &Error{Msg: he.Msg, Err: he.Err}
 	}
 	return err
+}
+
+// writeArchives writes each target's archive to its output, atomically:
+// every output is written to a temporary file first, and they are renamed
+// into place together at the end, so that a failure writing one (a folder
+// in the way, a full disk) leaves every output as it was (LLVM 22 first
+// writes the archives of the targets before). "-" is a file named "-"
+// here, as in LLVM. Write errors carry no path, as in LLVM.
+func (j *job) writeArchives(outs []hda.Output) error {
+	// LLVM's archive writer reads SYM64_THRESHOLD (whatever
+	// OFFLOAD_BUNDLER_IGNORE_ENV_VAR says), and prints its warnings
+	// (unreadable bitcode members) with a plain "warning: " tag, never
+	// colored.
+	v, set := j.LookupEnv("SYM64_THRESHOLD")
+	opts := []ar.WriteOption{
+		ar.WithSym64Threshold(sym64ThresholdFromEnv(v, set)),
+		ar.WithWarnings(func(err error) { fmt.Fprintf(j.Stderr, "warning: %s\n", err.Error()) }),
+	}
+	files := make([]*atomicfile.File, 0, len(outs))
+	defer func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}()
+	for i, out := range outs {
+		f, err := atomicfile.CreateFile(j.outputs[i])
+		if err != nil {
+			return &Error{Msg: oserr.Strerror(err), Err: err}
+		}
+		files = append(files, f)
+		if err := out.WriteArchive(f, opts...); err != nil {
+			return hdaError(err)
+		}
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return &Error{Msg: oserr.Strerror(err), Err: err}
+		}
+	}
+	return nil
 }
 
 // sameStandard returns the first two targets, in command-line order, that
