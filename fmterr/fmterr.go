@@ -35,7 +35,12 @@
 //
 // inspect.Error, the container layer's, has Offset, Field and Err too and
 // adds the file and the path of containers to the damage; it wraps the
-// format packages' errors.
+// format packages' errors. Package bundle, the format-independent layer
+// over binfmt, textfmt, objfmt and compress, returns their errors as they
+// are, and adds its own for what no format knows: bundle.TooLargeError
+// (ErrTooLarge), bundle.InflateError (wrapping compress's error, with
+// LLVM's text), bundle.NoMatchError (ErrNoMatch), and ErrUnknownType,
+// ErrNotBundle, ErrBeyondHead, ErrNoHost, ErrNotELF.
 //
 // # LLVM's words
 //
@@ -49,10 +54,11 @@
 // The FormatError types of ar, bitcode, compress and offloadbin keep that
 // text in a field LLVM; offloadbin.BitcodeError gives LLVM's "Failed to
 // create module"; errors whose text is LLVM's word for word return their
-// text (objfmt.LLVMError, offloadbin.ObjectError, ar.MemberError, and the
-// drivers' bundle.Error and hda.Error). Callers never look for the
-// text package by package: LLVMMessage, below, finds it anywhere in an
-// error's tree, and gives the error's own text where LLVM has none.
+// text (objfmt.LLVMError, offloadbin.ObjectError, ar.MemberError,
+// hda.Error and the bundler's Error in internal/bundler). Callers never
+// look for the text package by package: LLVMMessage, below, finds it
+// anywhere in an error's tree, and gives the error's own text where LLVM
+// has none.
 package fmterr
 
 // An LLVMMessager is an error that knows the text LLVM 22 prints for the

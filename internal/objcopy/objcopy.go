@@ -2,7 +2,7 @@
 // object files (-type=o): where it finds the tool, the command lines it
 // runs and prints for -###, the temporary files it hands it, and the output
 // size llvm-objcopy cannot allocate. Package objfmt does the two edits
-// itself for ELF hosts; the bundler (package bundle) runs the real tool for
+// itself for ELF hosts; the bundler (internal/bundler) runs the real tool for
 // the other object formats, and prints LLVM's messages either way.
 package objcopy
 
