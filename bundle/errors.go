@@ -17,6 +17,7 @@ type TooLargeError struct {
 	Max  int64  // the cap
 }
 
+// Error says what passed which cap.
 func (e *TooLargeError) Error() string {
 	if e.Size > 0 {
 		return fmt.Sprintf("a %s of %d bytes is larger than the %d bytes read into memory", e.What, e.Size, e.Max)
@@ -36,6 +37,7 @@ type InflateError struct {
 	Err error
 }
 
+// Error says that the CCOB does not inflate, and why.
 func (e *InflateError) Error() string { return "bundle: cannot inflate: " + e.Err.Error() }
 
 // Unwrap returns Err.
@@ -55,6 +57,7 @@ type NoMatchError struct {
 	Reasons []string // "<ID>: <why>", one per device entry, in LLVM's order
 }
 
+// Error names the target and why each device entry did not fit.
 func (e *NoMatchError) Error() string {
 	if len(e.Reasons) == 0 {
 		return fmt.Sprintf("no entry for %s: the bundle has no device code", e.Target)

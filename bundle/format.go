@@ -93,6 +93,8 @@ func detect(r io.ReaderAt, size, maxText int64) (style, []byte, error) {
 		return style{format: Binary}, nil, nil
 	case isOffloadBinary(r, size):
 		return style{format: OffloadBinary}, nil, nil
+	case isCompressed(r, size):
+		return style{}, nil, fmt.Errorf("%w: a CCOB, which Open inflates", ErrNotBundle)
 	}
 	n := size
 	if size > maxText {

@@ -175,7 +175,8 @@ func (inf *Inflated) add(s Scratch, w *sink, cc CCOB) {
 
 // Bundle reads each inflated container as Read does (the type given or
 // detected in each) and returns them as one bundle, whose Close closes
-// inf. The first container that fails to read fails it.
+// inf. The first container that fails to read fails it; inf then stays
+// open, for the caller to close.
 func (inf *Inflated) Bundle(o *Options) (*Bundle, error) {
 	c := o.config()
 	b := &Bundle{Inflated: inf}

@@ -56,9 +56,9 @@ type Options struct {
 	// Decompress, when set, is called for members that start with "CCOB":
 	// it decodes the member (size bytes read from r, with LLVM 22's reader
 	// semantics) and returns the decompressed member to read at random,
-	// which must stay readable until Unbundle returns. The bundler decodes
-	// it as a stream into a temporary file, capped: a *spool.TooLargeError
-	// is reported naming the archive and member.
+	// which must stay readable until the outputs are written. The bundler
+	// decodes it as a stream into a temporary file, capped: a
+	// *spool.TooLargeError is reported naming the archive and member.
 	Decompress func(r io.ReaderAt, size int64) (io.ReaderAt, int64, error)
 	// Uncompressed is called for members of at least 8 bytes that are not
 	// compressed (the bundler prints "Uncompressed bundle." in verbose mode).
