@@ -98,52 +98,64 @@ func NormalizeTriple(t string) string {
 // normalize is NormalizeTriple returning the components.
 func normalize(t string) []string {
 	comps := strings.Split(t, "-")
-	var (
-		arch, vendor, osName, env, obj string
-		cygwin, mingw                  bool
-	)
+	var k tripleKinds
 	if len(comps) > 0 {
-		arch = parseArch(comps[0])
+		k.arch = parseArch(comps[0])
 	}
 	if len(comps) > 1 {
-		vendor = parseVendor(comps[1])
+		k.vendor = parseVendor(comps[1])
 	}
 	if len(comps) > 2 {
-		osName = parseOS(comps[2])
-		cygwin, mingw = isCygwinOS(comps[2]), isMinGWOS(comps[2])
+		k.osName = parseOS(comps[2])
+		k.cygwin, k.mingw = isCygwinOS(comps[2]), isMinGWOS(comps[2])
 	}
 	if len(comps) > 3 {
-		env = parseEnv(comps[3])
+		k.env = parseEnv(comps[3])
 	}
 	if len(comps) > 4 {
-		obj = parseObjFormat(comps[4])
+		k.obj = parseObjFormat(comps[4])
 	}
 	// fixed marks the positions whose component is already in place.
-	fixed := [4]bool{arch != "", vendor != "", osName != "", env != ""}
+	fixed := [4]bool{k.arch != "", k.vendor != "", k.osName != "", k.env != ""}
+	comps = k.place(comps, &fixed)
+	return k.specialCases(comps, fixed)
+}
 
-	// parseAt parses c as the kind of position pos and records the result,
-	// as LLVM does for every candidate it tries.
-	parseAt := func(pos int, c string) bool {
-		switch pos {
-		case 0:
-			arch = parseArch(c)
-			return arch != ""
-		case 1:
-			vendor = parseVendor(c)
-			return vendor != ""
-		case 2:
-			osName = parseOS(c)
-			cygwin, mingw = isCygwinOS(c), isMinGWOS(c)
-			return osName != "" || cygwin || mingw
-		default:
-			env = parseEnv(c)
-			if env != "" {
-				return true
-			}
-			obj = parseObjFormat(c)
-			return obj != ""
+// tripleKinds is what normalize parsed components as: the architecture,
+// vendor, OS, environment and object format ("" for none), and whether the
+// OS is Cygwin or MinGW.
+type tripleKinds struct {
+	arch, vendor, osName, env, obj string
+	cygwin, mingw                  bool
+}
+
+// parseAt parses c as the kind of position pos and records the result,
+// as LLVM does for every candidate it tries.
+func (k *tripleKinds) parseAt(pos int, c string) bool {
+	switch pos {
+	case 0:
+		k.arch = parseArch(c)
+		return k.arch != ""
+	case 1:
+		k.vendor = parseVendor(c)
+		return k.vendor != ""
+	case 2:
+		k.osName = parseOS(c)
+		k.cygwin, k.mingw = isCygwinOS(c), isMinGWOS(c)
+		return k.osName != "" || k.cygwin || k.mingw
+	default:
+		k.env = parseEnv(c)
+		if k.env != "" {
+			return true
 		}
+		k.obj = parseObjFormat(c)
+		return k.obj != ""
 	}
+}
+
+// place moves each component not yet in place (fixed) to the first free
+// position whose kind it parses as, and returns the components.
+func (k *tripleKinds) place(comps []string, fixed *[4]bool) []string {
 	isFixed := func(i int) bool { return i < len(fixed) && fixed[i] }
 
 	for pos := range fixed {
@@ -151,46 +163,62 @@ func normalize(t string) []string {
 			continue
 		}
 		for idx := 0; idx < len(comps); idx++ {
-			if isFixed(idx) || !parseAt(pos, comps[idx]) {
+			if isFixed(idx) || !k.parseAt(pos, comps[idx]) {
 				continue
 			}
 			switch {
 			case pos < idx:
-				// Move left: the non-fixed components from pos onwards
-				// shift right until the hole left at idx is filled.
-				cur := comps[idx]
-				comps[idx] = ""
-				for i := pos; cur != ""; i++ {
-					for isFixed(i) {
-						i++
-					}
-					cur, comps[i] = comps[i], cur
-				}
+				moveLeft(comps, pos, idx, isFixed)
 			case pos > idx:
-				// Move right: insert empty components at idx, skipping
-				// fixed positions, until the component reaches pos.
-				for idx < pos {
-					cur := ""
-					for i := idx; i < len(comps); {
-						cur, comps[i] = comps[i], cur
-						if cur == "" {
-							break
-						}
-						for i++; isFixed(i); i++ {
-						}
-					}
-					if cur != "" {
-						comps = append(comps, cur)
-					}
-					for idx++; isFixed(idx); idx++ {
-					}
-				}
+				comps = moveRight(comps, pos, idx, isFixed)
 			}
 			fixed[pos] = true
 			break
 		}
 	}
+	return comps
+}
 
+// moveLeft moves the component at idx to pos: the non-fixed components from
+// pos onwards shift right until the hole left at idx is filled.
+func moveLeft(comps []string, pos, idx int, isFixed func(int) bool) {
+	cur := comps[idx]
+	comps[idx] = ""
+	for i := pos; cur != ""; i++ {
+		for isFixed(i) {
+			i++
+		}
+		cur, comps[i] = comps[i], cur
+	}
+}
+
+// moveRight moves the component at idx to pos: empty components are
+// inserted at idx, skipping fixed positions, until the component reaches
+// pos.
+func moveRight(comps []string, pos, idx int, isFixed func(int) bool) []string {
+	for idx < pos {
+		cur := ""
+		for i := idx; i < len(comps); {
+			cur, comps[i] = comps[i], cur
+			if cur == "" {
+				break
+			}
+			for i++; isFixed(i); i++ {
+			}
+		}
+		if cur != "" {
+			comps = append(comps, cur)
+		}
+		for idx++; isFixed(idx); idx++ {
+		}
+	}
+	return comps
+}
+
+// specialCases fills the empty components with "unknown" and applies the
+// "arch-none-env", Android, SUSE, Windows, MinGW, Cygwin and DXIL special
+// cases to the placed components.
+func (k *tripleKinds) specialCases(comps []string, fixed [4]bool) []string {
 	// A three-component "arch-none-env" keeps "none" as its OS.
 	if fixed[0] && !fixed[1] && !fixed[2] && fixed[3] && comps[1] == "none" && comps[2] == "" {
 		comps[1], comps[2] = comps[2], comps[1]
@@ -200,37 +228,37 @@ func normalize(t string) []string {
 			comps[i] = "unknown"
 		}
 	}
-	if env == "android" && strings.HasPrefix(comps[3], "androideabi") {
+	if k.env == "android" && strings.HasPrefix(comps[3], "androideabi") {
 		comps[3] = "android" + strings.TrimPrefix(comps[3], "androideabi")
 	}
-	if vendor == "suse" && env == "gnueabi" {
+	if k.vendor == "suse" && k.env == "gnueabi" {
 		comps[3] = "gnueabihf"
 	}
 	switch {
-	case osName == "windows":
+	case k.osName == "windows":
 		comps = resize(comps, 4, "")
 		comps[2] = "windows"
-		if env == "" {
-			if obj == "" || obj == "coff" {
+		if k.env == "" {
+			if k.obj == "" || k.obj == "coff" {
 				comps[3] = "msvc"
 			} else {
-				comps[3] = obj
+				comps[3] = k.obj
 			}
 		}
-	case mingw:
+	case k.mingw:
 		comps = resize(comps, 4, "")
 		comps[2], comps[3] = "windows", "gnu"
-	case cygwin:
+	case k.cygwin:
 		comps = resize(comps, 4, "")
 		comps[2], comps[3] = "windows", "cygnus"
 	}
-	if (mingw || cygwin || osName == "windows" && env != "") && obj != "" && obj != "coff" {
+	if (k.mingw || k.cygwin || k.osName == "windows" && k.env != "") && k.obj != "" && k.obj != "coff" {
 		comps = resize(comps, 5, "")
-		comps[4] = obj
+		comps[4] = k.obj
 	}
 	if comps[0] == "dxil" {
 		comps = resize(comps, min(len(comps), 4), "")
-		if osName == "shadermodel" {
+		if k.osName == "shadermodel" {
 			comps[0] = dxilFromShaderModel(comps[2])
 		}
 	}
