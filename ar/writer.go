@@ -53,109 +53,24 @@ func WriteGNU(w io.Writer, members []NewMember, opts ...WriteOption) error {
 	for _, o := range opts {
 		o(&cfg)
 	}
-
-	// Symbols, per member.
-	var (
-		hasObject bool
-		numSyms   int
-		symNames  bytes.Buffer
-		memSyms   = make([]int, len(members)) // symbol count per member
-	)
-	for i, m := range members {
-		if m.Size < 0 || m.Size > maxMemberSize {
-			return fmt.Errorf("ar: member %q: size %d does not fit the 10-digit size field", m.Name, m.Size)
-		}
-		syms, obj, err := MemberSymbols(m.Name, m.Data, m.Size, cfg.warn)
-		if err != nil {
-			return err
-		}
-		hasObject = hasObject || obj
-		for _, s := range syms {
-			symNames.WriteString(s)
-			symNames.WriteByte(0)
-		}
-		memSyms[i] = len(syms)
-		numSyms += len(syms)
+	syms, err := gnuSymbols(members, cfg.warn)
+	if err != nil {
+		return err
 	}
-	// An object without symbols still gets an (empty) table: LLVM then
-	// writes three NULs as the string table.
-	if hasObject && symNames.Len() == 0 {
-		symNames.WriteString("\x00\x00\x00")
-	}
-
-	// Long names: first use order, identical names share an entry.
-	var strtab bytes.Buffer
-	longOff := map[string]int{}
-	for _, m := range members {
-		if !needsLongName(m.Name) {
-			continue
-		}
-		if _, ok := longOff[m.Name]; !ok {
-			longOff[m.Name] = strtab.Len()
-			strtab.WriteString(m.Name)
-			strtab.WriteString("/\n")
-		}
-	}
-	if strtab.Len()%2 != 0 {
-		strtab.WriteByte('\n')
-	}
+	strtab, longOff := longNames(members)
 
 	// Layout: member header offsets, assuming a 32-bit symbol table.
-	writeSymtab := hasObject
-	symtabSize := func(width int) int64 {
-		s := int64(width) + int64(numSyms)*int64(width) + int64(symNames.Len())
-		return s + s&1
-	}
-	layout := func(width int) []int64 {
-		pos := int64(magicLen)
-		if writeSymtab {
-			pos += headerSize + symtabSize(width)
-		}
-		if strtab.Len() > 0 {
-			pos += headerSize + int64(strtab.Len())
-		}
-		offs := make([]int64, len(members))
-		for i, m := range members {
-			offs[i] = pos
-			pos += headerSize + m.Size + m.Size&1
-		}
-		return offs
-	}
 	width := 4
-	offs := layout(width)
-	if writeSymtab && len(offs) > 0 && uint64(offs[len(offs)-1]) >= cfg.sym64Threshold {
+	offs := gnuLayout(members, syms, width, strtab.Len())
+	if syms.write && len(offs) > 0 && uint64(offs[len(offs)-1]) >= cfg.sym64Threshold {
 		width = 8
-		offs = layout(width)
+		offs = gnuLayout(members, syms, width, strtab.Len())
 	}
 
 	bw := &errWriter{w: w}
 	bw.writeString(magicGNU)
-	if writeSymtab {
-		name := nameSymtab
-		if width == 8 {
-			name = nameSymtab64
-		}
-		size := symtabSize(width)
-		bw.writeString(memberHeader(name, "0", "0", "0", "0", size))
-		var num [8]byte
-		put := func(v uint64) {
-			if width == 8 {
-				binary.BigEndian.PutUint64(num[:], v)
-			} else {
-				binary.BigEndian.PutUint32(num[:], uint32(v))
-			}
-			bw.write(num[:width])
-		}
-		put(uint64(numSyms))
-		for i, n := range memSyms {
-			for j := 0; j < n; j++ {
-				put(uint64(offs[i]))
-			}
-		}
-		bw.write(symNames.Bytes())
-		if (int64(width)+int64(numSyms)*int64(width)+int64(symNames.Len()))&1 != 0 {
-			bw.writeString("\x00")
-		}
+	if syms.write {
+		syms.writeTable(bw, width, offs)
 	}
 	if strtab.Len() > 0 {
 		bw.writeString(memberHeader(nameStrtab, "", "", "", "", int64(strtab.Len())))
@@ -186,6 +101,118 @@ func WriteGNU(w io.Writer, members []NewMember, opts ...WriteOption) error {
 		}
 	}
 	return bw.err
+}
+
+// gnuSymtab is the symbol table of a GNU archive being written.
+type gnuSymtab struct {
+	write     bool         // some member is an object: the table is written
+	num       int          // number of symbols
+	names     bytes.Buffer // their names, each NUL-terminated
+	perMember []int        // symbol count per member
+}
+
+// gnuSymbols reads the symbols of each member (warn receives LLVM's
+// warnings).
+func gnuSymbols(members []NewMember, warn func(error)) (*gnuSymtab, error) {
+	t := &gnuSymtab{perMember: make([]int, len(members))}
+	for i, m := range members {
+		if m.Size < 0 || m.Size > maxMemberSize {
+			return nil, fmt.Errorf("ar: member %q: size %d does not fit the 10-digit size field", m.Name, m.Size)
+		}
+		syms, obj, err := MemberSymbols(m.Name, m.Data, m.Size, warn)
+		if err != nil {
+			return nil, err
+		}
+		t.write = t.write || obj
+		for _, s := range syms {
+			t.names.WriteString(s)
+			t.names.WriteByte(0)
+		}
+		t.perMember[i] = len(syms)
+		t.num += len(syms)
+	}
+	// An object without symbols still gets an (empty) table: LLVM then
+	// writes three NULs as the string table.
+	if t.write && t.names.Len() == 0 {
+		t.names.WriteString("\x00\x00\x00")
+	}
+	return t, nil
+}
+
+// size is the size of the table with width-byte offsets, padded to even.
+func (t *gnuSymtab) size(width int) int64 {
+	s := int64(width) + int64(t.num)*int64(width) + int64(t.names.Len())
+	return s + s&1
+}
+
+// writeTable writes the table, with width-byte offsets: member i's header
+// is at offs[i].
+func (t *gnuSymtab) writeTable(bw *errWriter, width int, offs []int64) {
+	name := nameSymtab
+	if width == 8 {
+		name = nameSymtab64
+	}
+	size := t.size(width)
+	bw.writeString(memberHeader(name, "0", "0", "0", "0", size))
+	var num [8]byte
+	put := func(v uint64) {
+		if width == 8 {
+			binary.BigEndian.PutUint64(num[:], v)
+		} else {
+			binary.BigEndian.PutUint32(num[:], uint32(v))
+		}
+		bw.write(num[:width])
+	}
+	put(uint64(t.num))
+	for i, n := range t.perMember {
+		for j := 0; j < n; j++ {
+			put(uint64(offs[i]))
+		}
+	}
+	bw.write(t.names.Bytes())
+	if (int64(width)+int64(t.num)*int64(width)+int64(t.names.Len()))&1 != 0 {
+		bw.writeString("\x00")
+	}
+}
+
+// longNames builds the long name table, "//": names in first use order,
+// identical names sharing an entry. longOff maps each name to its offset.
+func longNames(members []NewMember) (strtab *bytes.Buffer, longOff map[string]int) {
+	strtab = &bytes.Buffer{}
+	longOff = map[string]int{}
+	for _, m := range members {
+		if !needsLongName(m.Name) {
+			continue
+		}
+		if _, ok := longOff[m.Name]; !ok {
+			longOff[m.Name] = strtab.Len()
+			strtab.WriteString(m.Name)
+			strtab.WriteString("/\n")
+		}
+	}
+	if strtab.Len()%2 != 0 {
+		strtab.WriteByte('\n')
+	}
+	return strtab, longOff
+}
+
+// gnuLayout returns the offsets of the member headers, after the symbol
+// table with width-byte offsets (if written) and a long name table of
+// strtabLen bytes.
+func gnuLayout(members []NewMember, syms *gnuSymtab, width, strtabLen int) []int64 {
+	pos := int64(magicLen)
+	if syms.write {
+		pos += headerSize + syms.size(width)
+	}
+	if strtabLen > 0 {
+		pos += headerSize + int64(strtabLen)
+	}
+	offs := make([]int64, len(members))
+	for i, m := range members {
+		offs[i] = pos
+		pos += headerSize + m.Size + m.Size&1
+	}
+	return offs
 }
 
 // copyMember copies size bytes of data to w. When data is (a section of) an
