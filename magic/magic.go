@@ -136,17 +136,7 @@ func Identify(head []byte) Kind {
 	switch head[0] {
 	case 0x00:
 		if has("\x00\x00\xff\xff") {
-			// A big object, cl.exe's LTO object or a short import library.
-			if len(head) < 28 {
-				return COFFImportLibrary
-			}
-			switch string(head[12:28]) {
-			case BigObjClassID:
-				return COFFObject
-			case clGlClassID:
-				return COFFClGlObject
-			}
-			return COFFImportLibrary
+			return anonObjectKind(head)
 		}
 		if has(winResMagic) {
 			return WindowsResource
@@ -211,24 +201,7 @@ func Identify(head []byte) Kind {
 		}
 	case 0x7f:
 		if has(ELFMagic) && len(head) >= 18 {
-			hi, lo := head[17], head[16]
-			if head[5] == 2 { // big-endian
-				hi, lo = lo, hi
-			}
-			if hi != 0 {
-				return ELFOther
-			}
-			switch lo {
-			case 1:
-				return ELFRelocatable
-			case 2:
-				return ELFExecutable
-			case 3:
-				return ELFShared
-			case 4:
-				return ELFCore
-			}
-			return ELFOther
+			return elfKind(head)
 		}
 	case 0xca:
 		// Mach-O universal binaries (32- and 64-bit) share their magic
@@ -257,6 +230,43 @@ func Identify(head []byte) Kind {
 		return CUDAFatBinary
 	}
 	return Unknown
+}
+
+// anonObjectKind classifies a head starting 00 00 FF FF: a big object,
+// cl.exe's LTO object or a short import library.
+func anonObjectKind(head []byte) Kind {
+	if len(head) < 28 {
+		return COFFImportLibrary
+	}
+	switch string(head[12:28]) {
+	case BigObjClassID:
+		return COFFObject
+	case clGlClassID:
+		return COFFClGlObject
+	}
+	return COFFImportLibrary
+}
+
+// elfKind classifies an ELF head (at least 18 bytes) by its e_type.
+func elfKind(head []byte) Kind {
+	hi, lo := head[17], head[16]
+	if head[5] == 2 { // big-endian
+		hi, lo = lo, hi
+	}
+	if hi != 0 {
+		return ELFOther
+	}
+	switch lo {
+	case 1:
+		return ELFRelocatable
+	case 2:
+		return ELFExecutable
+	case 3:
+		return ELFShared
+	case 4:
+		return ELFCore
+	}
+	return ELFOther
 }
 
 // machOFileType returns the file type of a thin Mach-O header (1 for an
