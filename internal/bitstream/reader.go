@@ -559,38 +559,8 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 	var rec Record
 	start := c.pos
 	if abbrevID == UnabbrevRecord {
-		code, err := c.ReadVBR(6)
-		if err != nil {
-			return rec, err
-		}
-		n, err := c.ReadVBR(6)
-		if err != nil {
-			return rec, err
-		}
-		if n > uint64(c.BitsLeft()/6) {
-			return rec, &Error{Bit: c.AbsBit(start), Msg: fmt.Sprintf("record with %d operands is longer than the stream (%d bits left)", n, c.BitsLeft())}
-		}
-		rec.Code = code
-		narrow := keep && c.narrow[[2]uint64{c.blockID, code}]
-		switch {
-		case narrow:
-			rec.Bytes = make([]byte, 0, n)
-		case keep:
-			rec.Ops = make([]uint64, 0, n)
-		}
-		for i := uint64(0); i < n; i++ {
-			v, err := c.ReadVBR(6)
-			if err != nil {
-				return rec, err
-			}
-			switch {
-			case narrow:
-				rec.Bytes = append(rec.Bytes, byte(v))
-			case keep:
-				rec.Ops = append(rec.Ops, v)
-			}
-		}
-		return rec, nil
+		err := c.readUnabbrevRecord(&rec, start, keep)
+		return rec, err
 	}
 	idx := abbrevID - firstAppAbbrev
 	if abbrevID < firstAppAbbrev || idx >= uint64(len(c.abbrevs)) {
@@ -629,58 +599,108 @@ func (c *Cursor) readRecord(abbrevID uint64, keep bool) (Record, error) {
 			continue
 		}
 		if op.enc == encArray {
-			n, err := c.ReadVBR(6)
-			if err != nil {
+			if err := c.readArray(&rec, a.ops[i+1], narrow, keep, put); err != nil {
 				return rec, err
-			}
-			elt := a.ops[i+1]
-			minBits := uint64(6)
-			if elt.enc != encChar6 {
-				minBits = elt.value
-			}
-			if n > uint64(c.BitsLeft())/minBits {
-				return rec, c.errf("array of %d elements is longer than the stream (%d bits left)", n, c.BitsLeft())
-			}
-			switch {
-			case narrow:
-				rec.Bytes = slices.Grow(rec.Bytes, int(n))
-			case keep:
-				rec.Ops = slices.Grow(rec.Ops, int(n))
-			}
-			for k := uint64(0); k < n; k++ {
-				v, err := c.readScalar(elt)
-				if err != nil {
-					return rec, err
-				}
-				put(v)
 			}
 			break // the element operand was consumed
 		}
-		// Blob.
-		n, err := c.ReadVBR(6)
-		if err != nil {
-			return rec, err
-		}
-		if err := c.align32(); err != nil {
-			return rec, err
-		}
-		if n > uint64(c.BitsLeft()/8) {
-			return rec, c.llvmErrf("Blob ends too soon", "blob of %d bytes is longer than the stream (%d bytes left)", n, c.BitsLeft()/8)
-		}
-		rec.HasBlob = true
-		if keep {
-			rec.Blob = make([]byte, n)
-			if got, err := c.r.ReadAt(rec.Blob, c.base+c.pos/8); got < len(rec.Blob) {
-				if err == nil || errors.Is(err, io.EOF) {
-					err = io.ErrUnexpectedEOF
-				}
-				return rec, &Error{Bit: c.AbsBit(c.pos), Msg: "reading blob", Err: err}
-			}
-		}
-		c.pos += int64(n) * 8
-		if err := c.align32(); err != nil {
+		if err := c.readBlob(&rec, keep); err != nil {
 			return rec, err
 		}
 	}
 	return rec, nil
+}
+
+// readUnabbrevRecord reads the rest of an unabbreviated record, which
+// started at bit start: its code, operand count and operands, each a VBR6.
+func (c *Cursor) readUnabbrevRecord(rec *Record, start int64, keep bool) error {
+	code, err := c.ReadVBR(6)
+	if err != nil {
+		return err
+	}
+	n, err := c.ReadVBR(6)
+	if err != nil {
+		return err
+	}
+	if n > uint64(c.BitsLeft()/6) {
+		return &Error{Bit: c.AbsBit(start), Msg: fmt.Sprintf("record with %d operands is longer than the stream (%d bits left)", n, c.BitsLeft())}
+	}
+	rec.Code = code
+	narrow := keep && c.narrow[[2]uint64{c.blockID, code}]
+	switch {
+	case narrow:
+		rec.Bytes = make([]byte, 0, n)
+	case keep:
+		rec.Ops = make([]uint64, 0, n)
+	}
+	for i := uint64(0); i < n; i++ {
+		v, err := c.ReadVBR(6)
+		if err != nil {
+			return err
+		}
+		switch {
+		case narrow:
+			rec.Bytes = append(rec.Bytes, byte(v))
+		case keep:
+			rec.Ops = append(rec.Ops, v)
+		}
+	}
+	return nil
+}
+
+// readArray reads an array operand, whose elements are encoded as elt,
+// passing each element to put.
+func (c *Cursor) readArray(rec *Record, elt abbrevOp, narrow, keep bool, put func(uint64)) error {
+	n, err := c.ReadVBR(6)
+	if err != nil {
+		return err
+	}
+	minBits := uint64(6)
+	if elt.enc != encChar6 {
+		minBits = elt.value
+	}
+	if n > uint64(c.BitsLeft())/minBits {
+		return c.errf("array of %d elements is longer than the stream (%d bits left)", n, c.BitsLeft())
+	}
+	switch {
+	case narrow:
+		rec.Bytes = slices.Grow(rec.Bytes, int(n))
+	case keep:
+		rec.Ops = slices.Grow(rec.Ops, int(n))
+	}
+	for k := uint64(0); k < n; k++ {
+		v, err := c.readScalar(elt)
+		if err != nil {
+			return err
+		}
+		put(v)
+	}
+	return nil
+}
+
+// readBlob reads a blob operand: its length, then its bytes between 32-bit
+// alignments, kept in rec.Blob if keep is set.
+func (c *Cursor) readBlob(rec *Record, keep bool) error {
+	n, err := c.ReadVBR(6)
+	if err != nil {
+		return err
+	}
+	if err := c.align32(); err != nil {
+		return err
+	}
+	if n > uint64(c.BitsLeft()/8) {
+		return c.llvmErrf("Blob ends too soon", "blob of %d bytes is longer than the stream (%d bytes left)", n, c.BitsLeft()/8)
+	}
+	rec.HasBlob = true
+	if keep {
+		rec.Blob = make([]byte, n)
+		if got, err := c.r.ReadAt(rec.Blob, c.base+c.pos/8); got < len(rec.Blob) {
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return &Error{Bit: c.AbsBit(c.pos), Msg: "reading blob", Err: err}
+		}
+	}
+	c.pos += int64(n) * 8
+	return c.align32()
 }
