@@ -119,34 +119,10 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		f.Abort() // objcopy writes the output
 		return true, j.runObjcopyBundle(ref)
 	}
-	// LLVM hands objcopy the paths, and objcopy reads the files to add
-	// first, then the host. An input we could only read once (standard
-	// input, a pipe) is what objcopy finds on reading it again: "-" is a
-	// file of that name to --add-section, and the rest of standard input
-	// (nothing) as the host.
-	src := make([]bundle.Source, len(ins))
-	for i, in := range ins {
-		src[i] = bundle.Source{ID: j.targets[i].std, R: in.r, Size: in.size}
-		if i == j.hostIndex || in.file != nil {
-			continue
-		}
-		data, err := rereadFile(j.inputs[i]) // "-" too: a file of that name
-		if err != nil {
-			return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[i], oserr.Strerror(err)))
-		}
-		defer data.Close()
-		src[i].R, src[i].Size = data, data.Size
-	}
-	if host.file == nil {
-		data, err := j.reread(j.inputs[ref])
-		if err != nil {
-			return true, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[ref], oserr.Strerror(err)))
-		}
-		defer data.Close()
-		if !objfmt.IsELF(data, data.Size) {
-			return true, j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", j.inputs[ref]))
-		}
-		src[ref].R, src[ref].Size = data, data.Size
+	src, spooled, err := j.objectSources(ins, ref)
+	defer closeAll(spooled)
+	if err != nil {
+		return true, err
 	}
 	tw := llvmtool.NewTrackWriter(f)
 	if err := bundle.Write(tw, src, bundle.WriteOptions{Type: "o"}); err != nil {
@@ -166,6 +142,46 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		}
 	}
 	return true, f.Commit()
+}
+
+// objectSources returns the entries of a fat object as llvm-objcopy reads
+// them: LLVM hands objcopy the paths, and objcopy reads the files to add
+// first, then the host. An input we could only read once (standard input,
+// a pipe) is what objcopy finds on reading it again: "-" is a file of that
+// name to --add-section, and the rest of standard input (nothing) as the
+// host. What was read again is in spooled, to close once written.
+func (j *job) objectSources(ins []*input, ref int) (src []bundle.Source, spooled []*spool.File, err error) {
+	src = make([]bundle.Source, len(ins))
+	for i, in := range ins {
+		src[i] = bundle.Source{ID: j.targets[i].std, R: in.r, Size: in.size}
+		if i == j.hostIndex || in.file != nil {
+			continue
+		}
+		data, err := rereadFile(j.inputs[i]) // "-" too: a file of that name
+		if err != nil {
+			return nil, spooled, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[i], oserr.Strerror(err)))
+		}
+		spooled = append(spooled, data)
+		src[i].R, src[i].Size = data, data.Size
+	}
+	if ins[ref].file == nil {
+		data, err := j.reread(j.inputs[ref])
+		if err != nil {
+			return nil, spooled, j.objcopyMessage(fmt.Sprintf("'%s': %s", j.inputs[ref], oserr.Strerror(err)))
+		}
+		spooled = append(spooled, data)
+		if !objfmt.IsELF(data, data.Size) {
+			return nil, spooled, j.objcopyMessage(fmt.Sprintf("'%s': The file was not recognized as a valid object file", j.inputs[ref]))
+		}
+		src[ref].R, src[ref].Size = data, data.Size
+	}
+	return src, spooled, nil
+}
+
+func closeAll(files []*spool.File) {
+	for _, f := range files {
+		f.Close()
+	}
 }
 
 // objcopyMessage fails as LLVM does when llvm-objcopy prints msg as its
