@@ -89,38 +89,41 @@ func readFrame(src source, out sink) error {
 	return v.frame()
 }
 
-func (v *frameReader) frame() error {
+// header reads a frame header and returns the content size it records
+// (-1: none) and whether a checksum follows the blocks.
+func (v *frameReader) header() (fcs int64, checksum bool, err error) {
 	hdr, err := v.src.take(5)
 	if err != nil {
-		return err
+		return 0, false, err
 	}
 	if binary.LittleEndian.Uint32(hdr) != magic {
-		return corrupt("no frame header")
+		return 0, false, corrupt("no frame header")
 	}
 	fhd := hdr[4]
-	fcsFlag, single, checksum, dictFlag := fhd>>6, fhd&0x20 != 0, fhd&4 != 0, fhd&3
+	fcsFlag, single, dictFlag := fhd>>6, fhd&0x20 != 0, fhd&3
+	checksum = fhd&4 != 0
 	if fhd&8 != 0 {
-		return corrupt("reserved bit set")
+		return 0, false, corrupt("reserved bit set")
 	}
 	if dictFlag != 0 {
-		return corrupt("dictionary frames are not supported")
+		return 0, false, corrupt("dictionary frames are not supported")
 	}
 	if !single {
 		// The window descriptor: matches are taken from the sink, whatever
 		// their distance.
 		if _, err := v.src.take(1); err != nil {
-			return err
+			return 0, false, err
 		}
 	}
 	fcsLen := [4]int{0, 2, 4, 8}[fcsFlag]
 	if fcsFlag == 0 && single {
 		fcsLen = 1
 	}
-	fcs := int64(-1)
+	fcs = -1
 	if fcsLen > 0 {
 		b, err := v.src.take(fcsLen)
 		if err != nil {
-			return err
+			return 0, false, err
 		}
 		switch fcsLen {
 		case 1:
@@ -132,10 +135,18 @@ func (v *frameReader) frame() error {
 		case 8:
 			u := binary.LittleEndian.Uint64(b)
 			if u > 1<<62 {
-				return corrupt("content size %d", u)
+				return 0, false, corrupt("content size %d", u)
 			}
 			fcs = int64(u)
 		}
+	}
+	return fcs, checksum, nil
+}
+
+func (v *frameReader) frame() error {
+	fcs, checksum, err := v.header()
+	if err != nil {
+		return err
 	}
 	v.out.expect(fcs)
 	for {
@@ -220,41 +231,7 @@ func (v *frameReader) literals(in []byte) ([]byte, error) {
 	}
 	typ, sf := in[0]&3, (in[0]>>2)&3
 	if typ == litRaw || typ == litRLE {
-		var n, hl int
-		switch sf {
-		case 0, 2:
-			n, hl = int(in[0]>>3), 1
-		case 1:
-			if len(in) < 2 {
-				return nil, corrupt("truncated literals header")
-			}
-			n, hl = int(in[0]>>4)|int(in[1])<<4, 2
-		default:
-			if len(in) < 3 {
-				return nil, corrupt("truncated literals header")
-			}
-			n, hl = int(in[0]>>4)|int(in[1])<<4|int(in[2])<<12, 3
-		}
-		in = in[hl:]
-		if n > blockMax {
-			return nil, corrupt("%d literals", n)
-		}
-		if typ == litRaw {
-			if len(in) < n {
-				return nil, corrupt("truncated literals")
-			}
-			v.lits = in[:n]
-			return in[n:], nil
-		}
-		if len(in) < 1 {
-			return nil, corrupt("truncated RLE literals")
-		}
-		v.lits = v.litBuf[:0]
-		for range n {
-			v.lits = append(v.lits, in[0])
-		}
-		v.litBuf = v.lits
-		return in[1:], nil
+		return v.plainLiterals(in, typ, sf)
 	}
 	nb, hl, streams := 10, 3, 4
 	switch sf {
@@ -306,6 +283,45 @@ func (v *frameReader) literals(in []byte) ([]byte, error) {
 	}
 	v.lits = out
 	return rest, nil
+}
+
+// plainLiterals reads a raw or RLE literals section.
+func (v *frameReader) plainLiterals(in []byte, typ, sf byte) ([]byte, error) {
+	var n, hl int
+	switch sf {
+	case 0, 2:
+		n, hl = int(in[0]>>3), 1
+	case 1:
+		if len(in) < 2 {
+			return nil, corrupt("truncated literals header")
+		}
+		n, hl = int(in[0]>>4)|int(in[1])<<4, 2
+	default:
+		if len(in) < 3 {
+			return nil, corrupt("truncated literals header")
+		}
+		n, hl = int(in[0]>>4)|int(in[1])<<4|int(in[2])<<12, 3
+	}
+	in = in[hl:]
+	if n > blockMax {
+		return nil, corrupt("%d literals", n)
+	}
+	if typ == litRaw {
+		if len(in) < n {
+			return nil, corrupt("truncated literals")
+		}
+		v.lits = in[:n]
+		return in[n:], nil
+	}
+	if len(in) < 1 {
+		return nil, corrupt("truncated RLE literals")
+	}
+	v.lits = v.litBuf[:0]
+	for range n {
+		v.lits = append(v.lits, in[0])
+	}
+	v.litBuf = v.lits
+	return in[1:], nil
 }
 
 // A decTable is an FSE decoding table: per state, the symbol, the bits to
@@ -503,9 +519,11 @@ func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, pre 
 	return in, nil
 }
 
-func (v *frameReader) sequences(in []byte) error {
+// sequencesHeader reads the number of sequences and the three tables,
+// and returns the count and the bitstream that follows.
+func (v *frameReader) sequencesHeader(in []byte) (int, []byte, error) {
 	if len(in) < 1 {
-		return corrupt("no sequences section")
+		return 0, nil, corrupt("no sequences section")
 	}
 	n := int(in[0])
 	switch {
@@ -513,38 +531,49 @@ func (v *frameReader) sequences(in []byte) error {
 		in = in[1:]
 	case n < 255:
 		if len(in) < 2 {
-			return corrupt("truncated sequences header")
+			return 0, nil, corrupt("truncated sequences header")
 		}
 		n, in = (n-128)<<8|int(in[1]), in[2:]
 	default:
 		if len(in) < 3 {
-			return corrupt("truncated sequences header")
+			return 0, nil, corrupt("truncated sequences header")
 		}
 		n, in = int(in[1])|int(in[2])<<8+0x7F00, in[3:]
+	}
+	if n == 0 {
+		return 0, in, nil
+	}
+	if len(in) < 1 {
+		return 0, nil, corrupt("truncated sequences header")
+	}
+	modes := in[0]
+	if modes&3 != 0 {
+		return 0, nil, corrupt("reserved sequence mode bits")
+	}
+	in = in[1:]
+	var err error
+	if in, err = v.table(modes>>6, in, maxLLCode, maxLLLog, llDec, &v.ll); err != nil {
+		return 0, nil, err
+	}
+	if in, err = v.table((modes>>4)&3, in, maxOFCode, maxOFLog, ofDec, &v.of); err != nil {
+		return 0, nil, err
+	}
+	if in, err = v.table((modes>>2)&3, in, maxMLCode, maxMLLog, mlDec, &v.ml); err != nil {
+		return 0, nil, err
+	}
+	return n, in, nil
+}
+
+func (v *frameReader) sequences(in []byte) error {
+	n, in, err := v.sequencesHeader(in)
+	if err != nil {
+		return err
 	}
 	if n == 0 {
 		if len(in) != 0 {
 			return corrupt("bytes after an empty sequences section")
 		}
 		return v.out.literals(v.lits)
-	}
-	if len(in) < 1 {
-		return corrupt("truncated sequences header")
-	}
-	modes := in[0]
-	if modes&3 != 0 {
-		return corrupt("reserved sequence mode bits")
-	}
-	in = in[1:]
-	var err error
-	if in, err = v.table(modes>>6, in, maxLLCode, maxLLLog, llDec, &v.ll); err != nil {
-		return err
-	}
-	if in, err = v.table((modes>>4)&3, in, maxOFCode, maxOFLog, ofDec, &v.of); err != nil {
-		return err
-	}
-	if in, err = v.table((modes>>2)&3, in, maxMLCode, maxMLLog, mlDec, &v.ml); err != nil {
-		return err
 	}
 	r, err := newBackReader(in)
 	if err != nil {
