@@ -474,3 +474,24 @@ func TestNotBundle(t *testing.T) {
 		t.Errorf("text past the cap: %v", err)
 	}
 }
+
+// A negative size is an error, not a panic.
+func TestNegativeSize(t *testing.T) {
+	r := strings.NewReader("x")
+	for name, f := range map[string]func() error{
+		"Open":    func() error { _, err := Open(r, -1, nil); return err },
+		"Read":    func() error { _, err := Read(r, -1, nil); return err },
+		"Inflate": func() error { _, err := Inflate(r, -1, nil); return err },
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s: panic %v", name, p)
+				}
+			}()
+			if err := f(); err == nil {
+				t.Errorf("%s: no error", name)
+			}
+		}()
+	}
+}

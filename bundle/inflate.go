@@ -58,6 +58,9 @@ type CCOB struct {
 // A failure to inflate is an *InflateError with LLVM's reason; a bundle
 // past the cap is a *TooLargeError.
 func Inflate(r io.ReaderAt, size int64, o *Options) (*Inflated, error) {
+	if err := checkSize(size); err != nil {
+		return nil, err
+	}
 	c := o.config()
 	if c.KeepHead <= 0 {
 		if inf, err := c.inflateStream(r, size); inf != nil || err != nil {

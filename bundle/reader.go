@@ -3,6 +3,7 @@ package bundle
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -47,6 +48,9 @@ type part struct {
 // inflated first (Inflate), then the container is read (Read). Close the
 // Bundle to release what the inflation holds.
 func Open(r io.ReaderAt, size int64, o *Options) (*Bundle, error) {
+	if err := checkSize(size); err != nil {
+		return nil, err
+	}
 	if !isCompressed(r, size) {
 		return Read(r, size, o)
 	}
@@ -66,6 +70,14 @@ func Open(r io.ReaderAt, size int64, o *Options) (*Bundle, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// checkSize rejects a negative size.
+func checkSize(size int64) error {
+	if size < 0 {
+		return fmt.Errorf("bundle: negative size %d", size)
+	}
+	return nil
 }
 
 // isCompressed reports whether r starts a CCOB as LLVM tells: at least
@@ -91,8 +103,12 @@ func isCompressed(r io.ReaderAt, size int64) bool {
 // table, objfmt's for a malformed object (except an *objfmt.LLVMError met
 // after some entries, which Walker.Next and Entries return after them), a
 // *TooLargeError for a text bundle past the cap, ErrUnknownType, and
-// ErrNotBundle when no type was given and none fits.
+// ErrNotBundle when no type was given and none fits. A negative size is
+// an error (as for Open and Inflate).
 func Read(r io.ReaderAt, size int64, o *Options) (*Bundle, error) {
+	if err := checkSize(size); err != nil {
+		return nil, err
+	}
 	p, err := readPart(r, size, o.config())
 	if err != nil {
 		return nil, err
