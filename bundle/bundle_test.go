@@ -14,6 +14,7 @@ import (
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/textfmt"
 )
@@ -493,5 +494,36 @@ func TestNegativeSize(t *testing.T) {
 				t.Errorf("%s: no error", name)
 			}
 		}()
+	}
+}
+
+// eofAt is a ReaderAt that returns io.EOF with every read reaching the end
+// of its data, as io.ReaderAt allows.
+type eofAt struct{ b []byte }
+
+func (r eofAt) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[off:])
+	if off+int64(n) == int64(len(r.b)) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// A short input is io.ErrUnexpectedEOF; a magic read that reaches the end
+// with io.EOF still counts.
+func TestShortReads(t *testing.T) {
+	_, err := Read(eofAt{[]byte("abc")}, 10, &Options{Type: "s"})
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("short text bundle: %v", err)
+	}
+	ccob := compressed(t, []Source{{ID: gfx906, R: strings.NewReader("x"), Size: 1}}, compress.Options{})
+	if !isCompressed(eofAt{ccob[:compress.MinLen]}, compress.MinLen) {
+		t.Error("a CCOB header read with io.EOF is not compressed")
+	}
+	if !isOffloadBinary(eofAt{[]byte(magic.OffloadBinaryMagic)}, int64(len(magic.OffloadBinaryMagic))) {
+		t.Error("an OffloadBinary magic read with io.EOF is no OffloadBinary")
 	}
 }

@@ -14,7 +14,7 @@ func isOffloadBinary(r io.ReaderAt, size int64) bool {
 	if size < int64(len(head)) {
 		return false
 	}
-	if _, err := r.ReadAt(head[:], 0); err != nil {
+	if n, _ := r.ReadAt(head[:], 0); n != len(head) {
 		return false
 	}
 	return string(head[:]) == magic.OffloadBinaryMagic

@@ -87,7 +87,7 @@ func isCompressed(r io.ReaderAt, size int64) bool {
 		return false
 	}
 	var head [compress.MinLen]byte
-	if _, err := r.ReadAt(head[:], 0); err != nil {
+	if n, _ := r.ReadAt(head[:], 0); n != len(head) {
 		return false
 	}
 	return compress.IsCompressed(head[:])
@@ -192,23 +192,18 @@ func readText(r io.ReaderAt, size int64, data []byte, comment string, maxText in
 		text: textfmt.NewReader(data, comment), data: data, comment: comment}, nil
 }
 
-// readAll returns r[0:size] in memory (a *bytes.Reader's own bytes when r
-// is one).
+// readAll returns r[0:size] in memory; fewer bytes are
+// io.ErrUnexpectedEOF.
 func readAll(r io.ReaderAt, size int64) ([]byte, error) {
-	if br, ok := r.(*bytes.Reader); ok && br.Size() == size {
-		b := make([]byte, size)
-		_, err := br.ReadAt(b, 0)
-		if err == io.EOF {
-			err = nil
-		}
-		return b, err
-	}
 	b := make([]byte, size)
 	n, err := r.ReadAt(b, 0)
-	if err == io.EOF && int64(n) == size {
-		err = nil
+	switch {
+	case int64(n) == size:
+		return b, nil
+	case err == nil || err == io.EOF:
+		return nil, io.ErrUnexpectedEOF
 	}
-	return b, err
+	return nil, err
 }
 
 // Close releases what the inflation of a compressed bundle holds
