@@ -527,3 +527,31 @@ func TestShortReads(t *testing.T) {
 		t.Error("an OffloadBinary magic read with io.EOF is no OffloadBinary")
 	}
 }
+
+// countScratch counts the bytes written to the storage it hands out.
+type countScratch struct {
+	memory
+	n *int64
+}
+
+func (s *countScratch) Write(p []byte) (int, error) {
+	*s.n += int64(len(p))
+	return s.memory.Write(p)
+}
+
+// A CCOB past the cap is inflated once, up to the cap, and is a
+// TooLargeError (one that only the LLVM reading inflates: zlib).
+func TestInflateCapOnce(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<14)
+	ccob := compressed(t, []Source{{ID: gfx906, R: bytes.NewReader(big), Size: int64(len(big))}}, compress.Options{Zlib: true})
+	var written int64
+	const max = 64 << 10
+	o := &Options{MaxInflated: max, Scratch: func() (Scratch, error) { return &countScratch{n: &written}, nil }}
+	_, err := Inflate(bytes.NewReader(ccob), int64(len(ccob)), o)
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("got %v", err)
+	}
+	if written > max {
+		t.Errorf("%d bytes inflated for a cap of %d", written, max)
+	}
+}

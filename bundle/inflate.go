@@ -56,7 +56,8 @@ type CCOB struct {
 // errors.
 //
 // A failure to inflate is an *InflateError with LLVM's reason; a bundle
-// past the cap is a *TooLargeError.
+// past the cap is a *TooLargeError (errors.Is ErrTooLarge), itself or as
+// an *InflateError's reason where LLVM's reading of the CCOB met it.
 func Inflate(r io.ReaderAt, size int64, o *Options) (*Inflated, error) {
 	if err := checkSize(size); err != nil {
 		return nil, err
@@ -71,7 +72,9 @@ func Inflate(r io.ReaderAt, size int64, o *Options) (*Inflated, error) {
 	if llvmErr == nil {
 		return inf, nil
 	}
-	if errors.Is(llvmErr, compress.ErrNotCompressed) || errors.Is(llvmErr, compress.ErrHeaderTooSmall) || errors.Is(llvmErr, compress.ErrUnknownMethod) {
+	// A CCOB past the cap fails at once: read as several, its first part
+	// would only be inflated again up to the cap.
+	if errors.Is(llvmErr, ErrTooLarge) || errors.Is(llvmErr, compress.ErrNotCompressed) || errors.Is(llvmErr, compress.ErrHeaderTooSmall) || errors.Is(llvmErr, compress.ErrUnknownMethod) {
 		return nil, &InflateError{Err: llvmErr}
 	}
 	return c.inflateSequence(r, size, llvmErr)
