@@ -57,6 +57,10 @@ type result struct {
 	rep        [3]uint32
 	ll, ml, of *fseTable
 	huff       int
+	// tight: an FSE table description starts fewer than 4 bytes before
+	// the block's end. libzstd reads that; klauspost/compress's decoder
+	// (which our own readers use) refuses it, so the block goes raw.
+	tight bool
 }
 
 // encodeBlock appends one block holding src, described by seqs (whose
@@ -82,7 +86,7 @@ func (c *coder) encodeBlock(dst, src []byte, seqs []seq, last bool) []byte {
 	}
 	dst, res := c.compress(dst, src, seqs)
 	size := len(dst) - hdrAt - 3
-	if size >= len(src) {
+	if size >= len(src) || res.tight {
 		if res.huff != huffSame {
 			c.huffKnown = false
 		}
@@ -146,9 +150,22 @@ func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
 	modesAt := len(dst)
 	dst = append(dst, 0)
 	var llMode, ofMode, mlMode byte
+	fseAt := -1 // where the last FSE table description starts
+	at := len(dst)
 	dst, res.ll, llMode = chooseTable(dst, c.llc, maxLLCode, maxLLLog, llPredef, c.ll)
+	if llMode == modeFSE {
+		fseAt = at
+	}
+	at = len(dst)
 	dst, res.of, ofMode = chooseTable(dst, c.ofc, maxOFCode, maxOFLog, ofPredef, c.of)
+	if ofMode == modeFSE {
+		fseAt = at
+	}
+	at = len(dst)
 	dst, res.ml, mlMode = chooseTable(dst, c.mlc, maxMLCode, maxMLLog, mlPredef, c.ml)
+	if mlMode == modeFSE {
+		fseAt = at
+	}
 	dst[modesAt] = llMode<<6 | ofMode<<4 | mlMode<<2
 
 	// The bitstream is read backwards: the last sequence is written first.
@@ -172,7 +189,9 @@ func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
 	sML.flush(&w)
 	sOF.flush(&w)
 	sLL.flush(&w)
-	return w.close(), res
+	out := w.close()
+	res.tight = fseAt >= 0 && len(out)-fseAt < 4
+	return out, res
 }
 
 // offsetValue is the Offset_Value that makes the decoder copy from off
