@@ -16,7 +16,9 @@ import (
 	"github.com/goffload/goffload/internal/llvmref"
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"
+	"github.com/goffload/goffload/offloadbin"
 	"github.com/goffload/goffload/textfmt"
+	"github.com/klauspost/compress/zstd"
 )
 
 const (
@@ -553,5 +555,90 @@ func TestInflateCapOnce(t *testing.T) {
 	}
 	if written > max {
 		t.Errorf("%d bytes inflated for a cap of %d", written, max)
+	}
+}
+
+// v3Compressed returns a compressed version-3 OffloadBinary of one image.
+func v3Compressed(t *testing.T, image []byte) []byte {
+	t.Helper()
+	le := binary.LittleEndian
+	const hsize, esize, ssize = 40, 40, 24
+	tab := []byte("triple\x00amdgcn-amd-amdhsa\x00arch\x00gfx906\x00")
+	tabOff := hsize + esize + 2*ssize
+	raw := make([]byte, tabOff, tabOff+len(tab)+len(image)+8)
+	copy(raw, offloadbin.Magic)
+	le.PutUint32(raw[4:], offloadbin.Version3)
+	le.PutUint64(raw[16:], hsize)
+	le.PutUint64(raw[24:], 1)
+	e := raw[hsize:]
+	le.PutUint16(e[0:], uint16(offloadbin.ImageBitcode))
+	le.PutUint16(e[2:], uint16(offloadbin.OffloadHIP))
+	le.PutUint64(e[8:], hsize+esize)
+	le.PutUint64(e[16:], 2)
+	s := raw[hsize+esize:]
+	for i, kv := range [][3]int{{0, 7, 17}, {25, 30, 6}} {
+		le.PutUint64(s[i*ssize:], uint64(tabOff+kv[0]))
+		le.PutUint64(s[i*ssize+8:], uint64(tabOff+kv[1]))
+		le.PutUint64(s[i*ssize+16:], uint64(kv[2]))
+	}
+	raw = append(raw, tab...)
+	raw = append(raw, make([]byte, (8-len(raw)%8)%8)...)
+	le.PutUint64(e[24:], uint64(len(raw)))
+	le.PutUint64(e[32:], uint64(len(image)))
+	raw = append(raw, image...)
+	raw = append(raw, make([]byte, (8-len(raw)%8)%8)...)
+	le.PutUint64(raw[8:], uint64(len(raw)))
+	zw, _ := zstd.NewWriter(nil)
+	out := append(bytes.Clone(raw[:hsize]), zw.EncodeAll(raw[hsize:], nil)...)
+	le.PutUint64(out[8:], uint64(len(out)))
+	le.PutUint64(out[32:], uint64(len(raw)))
+	return append(out, make([]byte, (8-len(out)%8)%8)...)
+}
+
+// All that one call inflates is capped by MaxTotal: several CCOBs, several
+// compressed OffloadBinaries; each of these by MaxInflated.
+func TestMaxTotal(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<14) // 256 KiB
+	one := compressed(t, []Source{{ID: gfx906, R: bytes.NewReader(big), Size: int64(len(big))}}, compress.Options{})
+	var ccobs []byte
+	for range 4 {
+		ccobs = append(ccobs, one...)
+		ccobs = append(ccobs, make([]byte, 4096-len(ccobs)%4096)...)
+	}
+	bin := v3Compressed(t, big)
+	bins := append(append([]byte(nil), bin...), bin...)
+	for _, c := range []struct {
+		name  string
+		data  []byte
+		total int64
+	}{{"CCOBs", ccobs, 600 << 10}, {"OffloadBinaries", bins, 400 << 10}} {
+		r := bytes.NewReader(c.data)
+		b, err := Open(r, r.Size(), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := ids(t, b); len(got) < 2 {
+			t.Errorf("%s: entries %q", c.name, got)
+		}
+		b.Close()
+		_, err = Open(r, r.Size(), &Options{MaxTotal: c.total})
+		var tl *TooLargeError
+		if !errors.As(err, &tl) || tl.Max != c.total {
+			t.Errorf("%s past MaxTotal: %v", c.name, err)
+		}
+		if c.name == "OffloadBinaries" {
+			// Two of 256 KiB fit 600 KiB: a third does not.
+			const total = 600 << 10
+			if _, err := Open(r, r.Size(), &Options{MaxTotal: total}); err != nil {
+				t.Errorf("two OffloadBinaries within MaxTotal: %v", err)
+			}
+			three := append(append([]byte(nil), bins...), bin...)
+			if _, err := Open(bytes.NewReader(three), int64(len(three)), &Options{MaxTotal: total}); !errors.As(err, &tl) || tl.Max != total {
+				t.Errorf("three OffloadBinaries past MaxTotal: %v", err)
+			}
+			if _, err := Open(r, r.Size(), &Options{MaxInflated: 100 << 10}); !errors.As(err, &tl) || tl.Max != 100<<10 {
+				t.Errorf("an OffloadBinary past MaxInflated: %v", err)
+			}
+		}
 	}
 }

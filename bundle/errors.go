@@ -9,10 +9,11 @@ import (
 // ErrTooLarge is what every *TooLargeError is (errors.Is).
 var ErrTooLarge = errors.New("bundle: too large")
 
-// A TooLargeError is an inflated bundle past Options.MaxInflated, or a text
+// A TooLargeError is an inflated bundle or OffloadBinary past
+// Options.MaxInflated, all inflated past Options.MaxTotal, or a text
 // bundle past Options.MaxText.
 type TooLargeError struct {
-	What string // "inflated bundle" or "text bundle"
+	What string // "inflated bundle", "inflated OffloadBinary", "inflated total" or "text bundle"
 	Size int64  // the size met, when known (text bundles), else 0
 	Max  int64  // the cap
 }

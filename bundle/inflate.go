@@ -32,6 +32,7 @@ type Inflated struct {
 
 	stores []Scratch
 	heads  []*head
+	total  int64 // bytes inflated, counted against Options.MaxTotal
 }
 
 // A CCOB is one compressed bundle read.
@@ -49,7 +50,7 @@ type CCOB struct {
 // Inflate inflates the CCOB in r[0:size] as LLVM 22 reads it, or, where
 // LLVM 22 fails, several CCOBs back to back separated by zero padding (as
 // real fat binaries hold them), each into its own Scratch (or memory),
-// capped at Options.MaxInflated. One zstd CCOB whose payload is one frame
+// capped at Options.MaxInflated each and Options.MaxTotal in all. One zstd CCOB whose payload is one frame
 // is inflated with compress.DecompressTo, which reads its history back from
 // the Scratch rather than keeping it in memory; anything else, and any
 // failure there, goes through compress.NewLLVMReader for LLVM's reading and
@@ -134,9 +135,14 @@ func (c config) inflateSequence(r io.ReaderAt, size int64, llvmErr error) (*Infl
 			inf.Close()
 			return nil, &InflateError{Err: llvmErr}
 		}
+		c.used = inf.total
 		s, w, err := c.drain(cr)
 		if err != nil {
 			inf.Close()
+			var tl *TooLargeError
+			if errors.As(err, &tl) && tl.What == totalWhat {
+				return nil, err
+			}
 			return nil, &InflateError{Err: llvmErr}
 		}
 		inf.add(s, w, CCOB{Header: m.Header, PayloadSize: m.PayloadSize})
@@ -176,6 +182,8 @@ func (inf *Inflated) add(s Scratch, w *sink, cc CCOB) {
 	inf.stores = append(inf.stores, s)
 	if h, ok := s.(*head); ok {
 		inf.heads = append(inf.heads, h)
+	} else {
+		inf.total += w.n
 	}
 }
 
@@ -185,9 +193,10 @@ func (inf *Inflated) add(s Scratch, w *sink, cc CCOB) {
 // open, for the caller to close.
 func (inf *Inflated) Bundle(o *Options) (*Bundle, error) {
 	c := o.config()
+	c.used = inf.total
 	b := &Bundle{Inflated: inf}
 	for _, s := range inf.Parts {
-		p, err := readPart(s, s.Size(), c)
+		p, err := readPart(s, s.Size(), &c)
 		if err != nil {
 			return nil, err
 		}
@@ -242,16 +251,22 @@ func (c config) scratch() (Scratch, error) {
 }
 
 // sink writes to a Scratch, counting, capped (except for a head keeper,
-// which stores only its head) and hashing with Options.Hash.
+// which stores only its head) and hashing with Options.Hash. The cap is
+// Options.MaxInflated for this bundle, and Options.MaxTotal for it and
+// the used bytes inflated before it.
 type sink struct {
-	s   Scratch
-	n   int64
-	max int64
-	h   hash.Hash
+	s              Scratch
+	n              int64
+	max            int64
+	used, maxTotal int64
+	h              hash.Hash
 }
 
+// totalWhat is what a *TooLargeError past Options.MaxTotal names.
+const totalWhat = "inflated total"
+
 func (c config) sink(s Scratch) *sink {
-	w := &sink{s: s, max: c.MaxInflated}
+	w := &sink{s: s, max: c.MaxInflated, used: c.used, maxTotal: c.MaxTotal}
 	if _, ok := s.(*head); ok {
 		w.max = -1
 	}
@@ -264,6 +279,9 @@ func (c config) sink(s Scratch) *sink {
 func (w *sink) Write(p []byte) (int, error) {
 	if w.max >= 0 && int64(len(p)) > w.max-w.n {
 		return 0, &TooLargeError{What: "inflated bundle", Max: w.max}
+	}
+	if w.max >= 0 && int64(len(p)) > w.maxTotal-w.used-w.n {
+		return 0, &TooLargeError{What: totalWhat, Max: w.maxTotal}
 	}
 	n, err := w.s.Write(p)
 	w.n += int64(n)

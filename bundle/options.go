@@ -5,6 +5,10 @@ const (
 	// DefaultMaxInflated caps each bundle a CCOB inflates to, in memory or
 	// in Options.Scratch, when Options.MaxInflated is 0: 1 GiB.
 	DefaultMaxInflated = 1 << 30
+	// DefaultMaxTotal caps all that one Open, Read or Inflate inflates,
+	// every CCOB and compressed OffloadBinary together, when
+	// Options.MaxTotal is 0 (or MaxInflated, when that is larger): 1 GiB.
+	DefaultMaxTotal = DefaultMaxInflated
 	// DefaultMaxText caps the text bundles read (into memory: text bundles
 	// are searched for their markers) when Options.MaxText is 0: 1 GiB.
 	DefaultMaxText = 1 << 30
@@ -12,7 +16,7 @@ const (
 
 // Options control how Open, Read and Inflate read a bundle. The zero value,
 // as a nil *Options, detects the format and inflates CCOBs in memory, up to
-// DefaultMaxInflated bytes each.
+// DefaultMaxInflated bytes each and DefaultMaxTotal bytes in all.
 type Options struct {
 	// Type names the file type as clang-offload-bundler's -type does:
 	// "i", "ii", "cui", "hipi" (text bundles commented "//"), "d", "s"
@@ -29,9 +33,16 @@ type Options struct {
 	// bundles in memory. Storage that is an io.Closer is closed by
 	// Inflated.Close, or at once when Inflate fails.
 	Scratch func() (Scratch, error)
-	// MaxInflated caps each inflated bundle (a *TooLargeError past it);
-	// 0 means DefaultMaxInflated.
+	// MaxInflated caps each inflated bundle, and each compressed
+	// OffloadBinary's inflated form (a *TooLargeError past it); 0 means
+	// DefaultMaxInflated.
 	MaxInflated int64
+	// MaxTotal caps the sum of all one call inflates: the bundles of
+	// several CCOBs back to back, and the compressed OffloadBinaries read
+	// (a *TooLargeError past it). 0 means DefaultMaxTotal, or MaxInflated
+	// when that is larger; math.MaxInt64 sets no cap but MaxInflated's.
+	// What KeepHead keeps only the head of is not counted.
+	MaxTotal int64
 	// KeepHead, when positive, keeps only the first KeepHead bytes of each
 	// inflated bundle, in memory, whatever Scratch says: enough to list a
 	// binary bundle, whose entry table comes first, without storing its
@@ -51,6 +62,8 @@ type Options struct {
 // config is Options with its defaults applied.
 type config struct {
 	Options
+	// used is what was inflated so far, counted against MaxTotal.
+	used int64
 }
 
 func (o *Options) config() config {
@@ -60,6 +73,9 @@ func (o *Options) config() config {
 	}
 	if c.MaxInflated <= 0 {
 		c.MaxInflated = DefaultMaxInflated
+	}
+	if c.MaxTotal <= 0 {
+		c.MaxTotal = max(DefaultMaxTotal, c.MaxInflated)
 	}
 	if c.MaxText <= 0 {
 		c.MaxText = DefaultMaxText

@@ -109,7 +109,8 @@ func Read(r io.ReaderAt, size int64, o *Options) (*Bundle, error) {
 	if err := checkSize(size); err != nil {
 		return nil, err
 	}
-	p, err := readPart(r, size, o.config())
+	c := o.config()
+	p, err := readPart(r, size, &c)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func Read(r io.ReaderAt, size int64, o *Options) (*Bundle, error) {
 }
 
 // readPart reads one container.
-func readPart(r io.ReaderAt, size int64, c config) (*part, error) {
+func readPart(r io.ReaderAt, size int64, c *config) (*part, error) {
 	var st style
 	var data []byte
 	var err error
@@ -135,7 +136,7 @@ func readPart(r io.ReaderAt, size int64, c config) (*part, error) {
 	case st.format == Object && objfmt.IsObject(r, size):
 		return readObject(r, size)
 	case st.format == OffloadBinary:
-		return readOffloadBinary(r, size)
+		return readOffloadBinary(r, size, c)
 	}
 	return readBinary(r, size)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"time"
 
@@ -29,8 +30,11 @@ var listHead = 1 << 20
 // verbose statistics.
 func (j *job) inflate(in *input, headOnly bool) (*bundle.Inflated, error) {
 	start := time.Now()
+	// maxDecompressed caps each CCOB's bundle, each in its own temporary
+	// file, as before package bundle had a total cap: none (MaxInt64).
 	o := &bundle.Options{
 		MaxInflated: maxDecompressed,
+		MaxTotal:    math.MaxInt64,
 		Hash:        j.Verbose,
 		Scratch:     func() (bundle.Scratch, error) { return newScratch(in.path) },
 	}
