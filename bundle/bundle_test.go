@@ -642,3 +642,46 @@ func TestMaxTotal(t *testing.T) {
 		}
 	}
 }
+
+// One *os.File in two Sources gives both its bytes, in either format, and
+// into a file as into memory.
+func TestWriteSharedFile(t *testing.T) {
+	f, err := os.Open(writeTemp(t, []byte("shared payload")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	src := []Source{{ID: gfx906, R: f, Size: 14}, {ID: gfx90a, R: f, Size: 14}, {ID: host, R: f, Size: 6}}
+	for _, typ := range []string{"", "s"} {
+		out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		var buf bytes.Buffer
+		for _, w := range []io.Writer{&buf, out} {
+			if err := Write(w, src, WriteOptions{Type: typ}); err != nil {
+				t.Fatalf("-type=%q: %v", typ, err)
+			}
+		}
+		data, _ := os.ReadFile(out.Name())
+		if !bytes.Equal(data, buf.Bytes()) {
+			t.Errorf("-type=%q: to a file %q, to memory %q", typ, data, buf.Bytes())
+		}
+		b, err := Read(bytes.NewReader(data), int64(len(data)), &Options{Type: typ})
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries, _ := b.Entries()
+		for _, e := range entries {
+			r, err := e.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(r)
+			if want := "shared payload"[:len(got)]; string(got) != want || len(got) < 6 {
+				t.Errorf("-type=%q %s: %q", typ, e.ID, got)
+			}
+		}
+	}
+}

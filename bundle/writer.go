@@ -78,7 +78,7 @@ func Write(w io.Writer, src []Source, o WriteOptions) error {
 func writeBinary(w io.Writer, src []Source, align uint64) error {
 	bs := make([]binfmt.Source, len(src))
 	for i, s := range src {
-		bs[i] = binfmt.Source{ID: s.ID, R: reader(s, false), Size: s.Size}
+		bs[i] = binfmt.Source{ID: s.ID, R: binaryReader(s, src), Size: s.Size}
 	}
 	return binfmt.Write(w, bs, align)
 }
@@ -86,7 +86,7 @@ func writeBinary(w io.Writer, src []Source, align uint64) error {
 func writeText(w io.Writer, src []Source, comment string) error {
 	ts := make([]textfmt.Source, len(src))
 	for i, s := range src {
-		ts[i] = textfmt.Source{ID: s.ID, R: reader(s, true)}
+		ts[i] = textfmt.Source{ID: s.ID, R: &payload{s: s}}
 	}
 	return textfmt.Write(w, comment, ts)
 }
@@ -134,22 +134,57 @@ func reference(src []Source) (Source, bool) {
 	return src[0], true
 }
 
-// reader returns a reader of s's bytes: an *os.File from its start through
-// its offset, anything else through a section reader. A writer that reads
-// exactly Size bytes wraps the file in an *io.LimitedReader itself; for
-// one that reads to the end, limit does. Either way io.Copy meets one
-// *io.LimitedReader over the file, which it hands to copy_file_range.
-func reader(s Source, limit bool) io.Reader {
-	if f, ok := s.R.(*os.File); ok {
+// binaryReader returns a reader of s's bytes for binfmt.Write, which
+// reads exactly Size bytes through an *io.LimitedReader of its own: an
+// *os.File that no other Source holds, from its start through its offset,
+// so that io.Copy meets one *io.LimitedReader over the file, which it
+// hands to copy_file_range; anything else through a payload, which seeks
+// a file only when its turn comes.
+func binaryReader(s Source, src []Source) io.Reader {
+	if f, ok := s.R.(*os.File); ok && holders(f, src) == 1 {
 		if _, err := f.Seek(0, io.SeekStart); err == nil {
-			if limit {
-				return io.LimitReader(f, s.Size)
-			}
 			return f
 		}
 	}
-	return io.NewSectionReader(s.R, 0, s.Size)
+	return &payload{s: s}
 }
+
+// holders counts the Sources reading f.
+func holders(f *os.File, src []Source) int {
+	n := 0
+	for _, s := range src {
+		if s.R == io.ReaderAt(f) {
+			n++
+		}
+	}
+	return n
+}
+
+// payload reads a Source's bytes, R[0:Size], opening them when first read:
+// an *os.File from its start through its offset (seeked then, so that
+// Sources sharing it each read it whole), anything else through a section
+// reader. Its WriteTo hands io.Copy an *io.LimitedReader over the file,
+// which it gives to copy_file_range when the output is a file too.
+type payload struct {
+	s Source
+	r io.Reader
+}
+
+func (p *payload) open() io.Reader {
+	if p.r == nil {
+		p.r = io.NewSectionReader(p.s.R, 0, p.s.Size)
+		if f, ok := p.s.R.(*os.File); ok {
+			if _, err := f.Seek(0, io.SeekStart); err == nil {
+				p.r = io.LimitReader(f, p.s.Size)
+			}
+		}
+	}
+	return p.r
+}
+
+func (p *payload) Read(b []byte) (int, error) { return p.open().Read(b) }
+
+func (p *payload) WriteTo(w io.Writer) (int64, error) { return io.Copy(w, p.open()) }
 
 // oneNUL is the host section's content: one NUL byte.
 type oneNUL struct{}
