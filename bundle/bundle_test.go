@@ -685,3 +685,21 @@ func TestWriteSharedFile(t *testing.T) {
 		}
 	}
 }
+
+// A Source holding fewer bytes than its Size fails a text bundle as it
+// fails a binary one, from a file as from memory.
+func TestWriteShortSource(t *testing.T) {
+	f, err := os.Open(writeTemp(t, []byte("short")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, r := range []io.ReaderAt{strings.NewReader("short"), f} {
+		for _, typ := range []string{"", "s"} {
+			err := Write(io.Discard, []Source{{ID: gfx906, R: r, Size: 10}}, WriteOptions{Type: typ})
+			if err == nil || !strings.Contains(err.Error(), "payload is 5 bytes, expected 10") {
+				t.Errorf("%T -type=%q: %v", r, typ, err)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -164,10 +165,12 @@ func holders(f *os.File, src []Source) int {
 // an *os.File from its start through its offset (seeked then, so that
 // Sources sharing it each read it whole), anything else through a section
 // reader. Its WriteTo hands io.Copy an *io.LimitedReader over the file,
-// which it gives to copy_file_range when the output is a file too.
+// which it gives to copy_file_range when the output is a file too. Fewer
+// than Size bytes are an error, as binfmt.Write says it.
 type payload struct {
 	s Source
 	r io.Reader
+	n int64 // bytes read
 }
 
 func (p *payload) open() io.Reader {
@@ -182,9 +185,31 @@ func (p *payload) open() io.Reader {
 	return p.r
 }
 
-func (p *payload) Read(b []byte) (int, error) { return p.open().Read(b) }
+func (p *payload) Read(b []byte) (int, error) {
+	n, err := p.open().Read(b)
+	p.n += int64(n)
+	if err == io.EOF {
+		err = p.short()
+	}
+	return n, err
+}
 
-func (p *payload) WriteTo(w io.Writer) (int64, error) { return io.Copy(w, p.open()) }
+func (p *payload) WriteTo(w io.Writer) (int64, error) {
+	n, err := io.Copy(w, p.open())
+	p.n += n
+	if err == nil && p.short() != io.EOF {
+		err = p.short()
+	}
+	return n, err
+}
+
+// short returns io.EOF when all Size bytes were read, else an error.
+func (p *payload) short() error {
+	if p.n < p.s.Size {
+		return fmt.Errorf("bundle entry %s: payload is %d bytes, expected %d", p.s.ID, p.n, p.s.Size)
+	}
+	return io.EOF
+}
 
 // oneNUL is the host section's content: one NUL byte.
 type oneNUL struct{}
