@@ -703,3 +703,28 @@ func TestWriteShortSource(t *testing.T) {
 		}
 	}
 }
+
+// Of entries fitting a target that leaves a feature out, the one leaving
+// it out too wins (it runs in either mode), whatever the order.
+func TestSelectUnspecifiedFeature(t *testing.T) {
+	const any, plus = "hipv4-amdgcn-amd-amdhsa--gfx90a", "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+"
+	for _, order := range [][]string{{plus, any}, {any, plus}} {
+		var buf bytes.Buffer
+		var src []Source
+		for _, id := range order {
+			src = append(src, Source{ID: id, R: strings.NewReader(id), Size: int64(len(id))})
+		}
+		if err := Write(&buf, src, WriteOptions{Type: "s"}); err != nil {
+			t.Fatal(err)
+		}
+		b, err := Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()), &Options{Type: "s"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for target, want := range map[string]string{"gfx90a": any, "gfx90a:xnack+": plus, "gfx90a:xnack-": any} {
+			if e, err := b.Select(target); err != nil || e.ID != want {
+				t.Errorf("order %q, %s: %v, %v; want %s", order, target, e, err, want)
+			}
+		}
+	}
+}

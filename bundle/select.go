@@ -15,7 +15,10 @@ import (
 //     processor's own code before its generic family's ("gfx9-generic"
 //     for a gfx906), code built for the GPU's modes before code built for
 //     any; a feature the target leaves out fits either setting. Of equal
-//     fits, the first in Entries' order;
+//     fits, the entry that sets fewer of the features the target leaves
+//     out (for "gfx90a", "gfx90a" before "gfx90a:xnack+": code built
+//     for any mode runs whichever mode the GPU is in), then the first in
+//     Entries' order;
 //   - a bundle ID ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", with
 //     kind and triple): the first entry, in Entries' order, that
 //     clang-offload-bundler 22 -unbundle extracts for it
@@ -67,7 +70,7 @@ func selectGPU(entries []*Entry, target string, gpu targetid.GPU) (*Entry, error
 			nm.Reasons = append(nm.Reasons, fmt.Sprintf("%s: %s", e.ID, why))
 			continue
 		}
-		if score > bestScore {
+		if score > bestScore || score == bestScore && unspecified(gpu, e) < unspecified(gpu, best) {
 			best, bestScore = e, score
 		}
 	}
@@ -75,4 +78,20 @@ func selectGPU(entries []*Entry, target string, gpu targetid.GPU) (*Entry, error
 		return nil, nm
 	}
 	return best, nil
+}
+
+// unspecified counts the features e's code sets that gpu leaves out: the
+// modes the code needs that the GPU may not be in.
+func unspecified(gpu targetid.GPU, e *Entry) int {
+	h, err := targetid.ParseGPU(e.TargetID())
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for name := range h.Features {
+		if _, ok := gpu.Features[name]; !ok {
+			n++
+		}
+	}
+	return n
 }
