@@ -49,17 +49,22 @@ func DecompressLLVM(blob []byte) ([]byte, Header, error) {
 // window whatever the sizes, and the errors, met on reading, are
 // DecompressLLVM's.
 func NewLLVMReader(r io.ReaderAt, size int64) (io.Reader, Header, error) {
-	var buf [headerLenV3]byte
-	k, err := r.ReadAt(buf[:min(int64(len(buf)), size)], 0)
-	if err != nil && err != io.EOF {
-		return nil, Header{}, err
-	}
-	h, err := ParseHeader(buf[:k])
+	h, err := readHeader(r, size)
 	if err != nil {
 		return nil, Header{}, err
 	}
 	base := int64(h.Len())
 	return payloadSource(r, base, size-base, 0, h, true), h, nil
+}
+
+// readHeader reads and parses the CCOB header at the start of r[0:size].
+func readHeader(r io.ReaderAt, size int64) (Header, error) {
+	var buf [headerLenV3]byte
+	k, err := r.ReadAt(buf[:min(int64(len(buf)), size)], 0)
+	if err != nil && err != io.EOF {
+		return Header{}, err
+	}
+	return ParseHeader(buf[:k])
 }
 
 var decodeWholeFrames = true // tests compare with the streaming path

@@ -24,16 +24,11 @@ var ErrNotStreamable = errors.New("not a single-frame zstd CCOB")
 // It accepts only inputs that leave no room for interpretation — one
 // CCOB filling r, zstd, a payload that is exactly one frame decoding to
 // the header's size — and returns an error wrapping ErrNotStreamable for
-// anything else, and the decoder's error for a damaged frame; what was
-// written to w is then to be discarded, and NewLLVMReader gives LLVM's
-// reading of the input with LLVM's errors.
+// anything else (an unreadable header included), and the decoder's error
+// for a damaged frame; what was written to w is then to be discarded, and
+// NewLLVMReader gives LLVM's reading of the input with LLVM's errors.
 func DecompressTo(w io.Writer, back io.ReaderAt, r io.ReaderAt, size int64) (Header, error) {
-	var buf [headerLenV3]byte
-	k, err := r.ReadAt(buf[:min(int64(len(buf)), size)], 0)
-	if err != nil && err != io.EOF {
-		return Header{}, err
-	}
-	h, err := ParseHeader(buf[:k])
+	h, err := readHeader(r, size)
 	if err != nil {
 		return Header{}, fmt.Errorf("%w: %w", ErrNotStreamable, err)
 	}
