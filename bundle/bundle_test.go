@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"errors"
+	"github.com/goffload/goffload/targetid"
 	"io"
 	"os"
 	"path/filepath"
@@ -226,28 +227,30 @@ func TestWriteObjectAsLLVM(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	b := openFile(t, "../testdata/inspect/kernel.bc", nil)
-	for _, c := range []struct{ target, want string }{
-		{"gfx90a", gfx90a},
-		{"gfx90a:xnack+", gfx90a},
-		{"gfx90a:xnack-", ""},
-		{"gfx906:xnack+", gfx906},
-		{"gfx942:sramecc+", gfx942},
-		{"gfx1100", ""},
-		{"hip-amdgcn-amd-amdhsa--gfx90a:xnack+", gfx90a},
-		{"hip-amdgcn-amd-amdhsa-unknown-gfx906:xnack-", gfx906},
-		{"hip-amdgcn-amd-amdhsa--gfx90a", ""}, // the bundler's rule: xnack+ code is no plain gfx90a's
-		{"host-x86_64-pc-linux-gnu", host},
+	for _, c := range []struct {
+		target, want string
+		err          error
+	}{
+		{"gfx90a", "", targetid.ErrAmbiguous}, // only xnack+ code: which mode?
+		{"gfx90a:xnack+", gfx90a, nil},
+		{"gfx90a:xnack-", "", targetid.ErrNoMatch},
+		{"gfx906:xnack+", gfx906, nil},
+		{"gfx906", gfx906, nil},
+		{"gfx942:sramecc+", "", targetid.ErrAmbiguous},
+		{"gfx942:sramecc+:xnack-", gfx942, nil},
+		{"gfx1100", "", targetid.ErrNoMatch},
+		{"hip-amdgcn-amd-amdhsa--gfx90a:xnack+", gfx90a, nil},
+		{"hip-amdgcn-amd-amdhsa-unknown-gfx906:xnack-", gfx906, nil},
+		{"openmp-amdgcn-amd-amdhsa--gfx906", "", targetid.ErrNoMatch},
+		{"amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", gfx942, nil},
 	} {
-		e, err := b.Select(c.target)
+		e, err := b.Select(targetid.MustParseTarget(c.target))
 		switch {
-		case c.want == "" && !errors.Is(err, ErrNoMatch):
-			t.Errorf("%s: %v, %v; want no match", c.target, e, err)
+		case c.want == "" && !errors.Is(err, c.err):
+			t.Errorf("%s: %v, %v; want %v", c.target, e, err, c.err)
 		case c.want != "" && (err != nil || e.ID != c.want):
 			t.Errorf("%s: %v, %v; want %s", c.target, e, err, c.want)
 		}
-	}
-	if _, err := b.Select("gfx90a:xnack"); err == nil || errors.Is(err, ErrNoMatch) {
-		t.Errorf("a malformed target: %v", err)
 	}
 	// The processor's own code beats its generic family's, whatever the
 	// order.
@@ -260,10 +263,10 @@ func TestSelect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, err := b.Select("gfx906"); err != nil || e.ID != "hipv4-amdgcn-amd-amdhsa--gfx906" {
+	if e, err := b.Select(targetid.MustParseTarget("gfx906")); err != nil || e.ID != "hipv4-amdgcn-amd-amdhsa--gfx906" {
 		t.Errorf("gfx906: %v, %v", e, err)
 	}
-	if e, err := b.Select("gfx900"); err != nil || e.ID != "hipv4-amdgcn-amd-amdhsa--gfx9-generic" {
+	if e, err := b.Select(targetid.MustParseTarget("gfx900")); err != nil || e.ID != "hipv4-amdgcn-amd-amdhsa--gfx9-generic" {
 		t.Errorf("gfx900: %v, %v", e, err)
 	}
 }
@@ -301,7 +304,7 @@ func TestInflate(t *testing.T) {
 		if !b.Inflated.LLVM22 || c.Sum != c.HashValue() {
 			t.Errorf("LLVM22 %v, sum %x, stored %x", b.Inflated.LLVM22, c.Sum, c.HashValue())
 		}
-		e, err := b.Select("gfx906")
+		e, err := b.Select(targetid.MustParseTarget("gfx906"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -722,7 +725,7 @@ func TestSelectUnspecifiedFeature(t *testing.T) {
 			t.Fatal(err)
 		}
 		for target, want := range map[string]string{"gfx90a": any, "gfx90a:xnack+": plus, "gfx90a:xnack-": any} {
-			if e, err := b.Select(target); err != nil || e.ID != want {
+			if e, err := b.Select(targetid.MustParseTarget(target)); err != nil || e.ID != want {
 				t.Errorf("order %q, %s: %v, %v; want %s", order, target, e, err, want)
 			}
 		}

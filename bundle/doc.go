@@ -10,9 +10,7 @@
 // objects, LLVM's StringMap order for binary bundles. Each Entry has its
 // bundle ID, parsed (Kind, Triple, TargetID, Processor), and opens as an
 // io.SectionReader. Bundle.Select picks the entry a GPU would load, by the
-// runtime's rules (targetid.GPU.Fit) for a target ID such as
-// "gfx90a:xnack+", or by the bundler's (targetid.Compatible) for a full
-// bundle ID. Write writes a bundle of any format from Sources of one shape:
+// one target rule of package targetid (targetid.Target.Choose). Write writes a bundle of any format from Sources of one shape:
 // ID, io.ReaderAt, size.
 //
 // The steps Open takes are there for callers that need them one by one, as

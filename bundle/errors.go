@@ -3,7 +3,6 @@ package bundle
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // ErrTooLarge is what every *TooLargeError is (errors.Is).
@@ -47,24 +46,3 @@ func (e *InflateError) Unwrap() error { return e.Err }
 // ErrBeyondHead is a read past what Options.KeepHead kept of an inflated
 // bundle.
 var ErrBeyondHead = errors.New("bundle: read beyond the kept head of an inflated bundle")
-
-// ErrNoMatch is what every *NoMatchError is (errors.Is).
-var ErrNoMatch = errors.New("bundle: no entry for the target")
-
-// A NoMatchError says that no entry of a bundle suits the target given to
-// Select, and why each device entry did not.
-type NoMatchError struct {
-	Target  string
-	Reasons []string // "<ID>: <why>", one per device entry, in LLVM's order
-}
-
-// Error names the target and why each device entry did not fit.
-func (e *NoMatchError) Error() string {
-	if len(e.Reasons) == 0 {
-		return fmt.Sprintf("no entry for %s: the bundle has no device code", e.Target)
-	}
-	return fmt.Sprintf("no entry for %s: %s", e.Target, strings.Join(e.Reasons, "; "))
-}
-
-// Is reports every NoMatchError as ErrNoMatch.
-func (e *NoMatchError) Is(target error) bool { return target == ErrNoMatch }

@@ -3,6 +3,7 @@ package bundle_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/goffload/goffload/targetid"
 	"io"
 	"log"
 	"os"
@@ -59,7 +60,7 @@ func ExampleBundle_Select() {
 		log.Fatal(err)
 	}
 	defer b.Close()
-	e, err := b.Select("gfx90a:xnack+")
+	e, err := b.Select(targetid.MustParseTarget("gfx90a:xnack+"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -73,11 +74,11 @@ func ExampleBundle_Select() {
 	}
 	fmt.Println(e.ID, code.Len(), "bytes of bitcode:", bytes.HasPrefix(code.Bytes(), []byte("BC")))
 
-	_, err = b.Select("gfx1100")
+	_, err = b.Select(targetid.MustParseTarget("gfx1100"))
 	fmt.Println(err)
 	// Output:
 	// hip-amdgcn-amd-amdhsa--gfx90a:xnack+ 4812 bytes of bitcode: true
-	// no entry for gfx1100: hip-amdgcn-amd-amdhsa--gfx906: built for gfx906; hip-amdgcn-amd-amdhsa--gfx90a:xnack+: built for gfx90a; hip-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-: built for gfx942
+	// targetid: no code object for gfx1100: gfx906: built for gfx906; gfx90a:xnack+: built for gfx90a; gfx942:sramecc+:xnack-: built for gfx942
 }
 
 // Read a compressed bundle (clang-offload-bundler -compress, a CCOB): Open

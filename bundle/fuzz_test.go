@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bytes"
+	"github.com/goffload/goffload/targetid"
 	"io"
 	"os"
 	"testing"
@@ -29,8 +30,8 @@ func FuzzOpen(f *testing.F) {
 			}
 			e.Processor()
 		}
-		b.Select("gfx90a:xnack+")
-		b.Select("hip-amdgcn-amd-amdhsa--gfx906")
+		b.Select(targetid.MustParseTarget("gfx90a:xnack+"))
+		b.Select(targetid.MustParseTarget("hip-amdgcn-amd-amdhsa--gfx906"))
 		w := b.Walk()
 		for i := 0; i < 1000; i++ {
 			if _, err := w.Next(); err != nil {

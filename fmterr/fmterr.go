@@ -39,7 +39,7 @@
 // over binfmt, textfmt, objfmt and compress, returns their errors as they
 // are, and adds its own for what no format knows: bundle.TooLargeError
 // (ErrTooLarge), bundle.InflateError (wrapping compress's error, with
-// LLVM's text), bundle.NoMatchError (ErrNoMatch), and ErrUnknownType,
+// LLVM's text), targetid.NoMatchError and AmbiguousError (targetid.ErrNoMatch, ErrAmbiguous), and ErrUnknownType,
 // ErrNotBundle, ErrBeyondHead, ErrNoHost, ErrNotELF.
 //
 // # LLVM's words

@@ -53,9 +53,10 @@ func ProcessorName(flags uint32) string {
 
 var ptxTarget = regexp.MustCompile(`(?m)^\s*\.target\s+(sm_[0-9a-z]+)`)
 
-// readCode reads what a code object's own header says. It never fails:
+// ReadCodeObject reads what a code object's own header says (an AMDGPU or
+// CUDA ELF, bitcode, SPIR-V, PTX text). It never fails:
 // what cannot be read is left empty.
-func readCode(r io.ReaderAt, size int64) *CodeObject {
+func ReadCodeObject(r io.ReaderAt, size int64) *CodeObject {
 	c := &CodeObject{Format: "unknown", Kernels: -1}
 	h := head(r, 0, size, 64)
 	switch k := magic.Identify(h); {

@@ -2,6 +2,7 @@ package inspect_test
 
 import (
 	"fmt"
+	"github.com/goffload/goffload/targetid"
 	"io"
 	"log"
 
@@ -35,11 +36,14 @@ func ExampleListing_ForTarget() {
 		log.Fatal(err)
 	}
 	defer l.Close()
-	gpu, err := inspect.ParseTarget("gfx90a:xnack+")
+	gpu, err := targetid.ParseTarget("gfx90a:xnack+")
 	if err != nil {
 		log.Fatal(err)
 	}
-	picked, _ := l.ForTarget(gpu)
+	picked, err := l.ForTarget(gpu)
+	if err != nil {
+		log.Fatal(err) // a *targetid.NoMatchError says why each object does not fit
+	}
 	for _, o := range picked {
 		r, err := o.Open() // streams; compressed bundles inflate only this far
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/goffload/goffload/targetid"
 	"io"
 	"strings"
 	"testing"
@@ -153,31 +154,26 @@ func TestForTarget(t *testing.T) {
 	for _, c := range []struct {
 		target string
 		want   string // ID picked, "" for none
+		err    error
 	}{
-		{"gfx90a:xnack+", "hipv4-amdgcn-amd-amdhsa--gfx90a"},
-		{"gfx90a:xnack-", "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-"},
-		{"gfx906", "hipv4-amdgcn-amd-amdhsa--gfx9-generic"},
-		{"gfx942:sramecc+", "hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"},
-		{"gfx942:sramecc-", ""},
-		{"gfx1100", ""},
+		{"gfx90a:xnack+", "hipv4-amdgcn-amd-amdhsa--gfx90a", nil},
+		{"gfx90a:xnack-", "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", nil},
+		{"gfx90a", "hipv4-amdgcn-amd-amdhsa--gfx90a", nil},
+		{"gfx906", "hipv4-amdgcn-amd-amdhsa--gfx9-generic", nil},
+		{"gfx942:sramecc+:xnack-", "hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", nil},
+		{"gfx942:sramecc+", "", targetid.ErrAmbiguous},
+		{"gfx942:sramecc-", "", targetid.ErrNoMatch},
+		{"gfx1100", "", targetid.ErrNoMatch},
 	} {
-		tg, err := ParseTarget(c.target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, reasons := l.ForTarget(tg)
+		got, err := l.ForTarget(targetid.MustParseTarget(c.target))
+		var nm *targetid.NoMatchError
 		switch {
-		case c.want == "" && len(got) != 0:
-			t.Errorf("%s: picked %s, want none", c.target, got[0].ID)
-		case c.want == "" && len(reasons) != len(l.Objects):
-			t.Errorf("%s: %d reasons for %d objects", c.target, len(reasons), len(l.Objects))
-		case c.want != "" && (len(got) != 1 || got[0].ID != c.want):
-			t.Errorf("%s: picked %v, want %s", c.target, ids(&Listing{Objects: got}), c.want)
-		}
-	}
-	for _, bad := range []string{"", ":xnack+", "gfx90a:xnack", "gfx90a:xnack+:xnack-"} {
-		if _, err := ParseTarget(bad); err == nil {
-			t.Errorf("ParseTarget(%q) accepted", bad)
+		case c.want == "" && (len(got) != 0 || !errors.Is(err, c.err)):
+			t.Errorf("%s: picked %v, %v; want %v", c.target, ids(&Listing{Objects: got}), err, c.err)
+		case errors.As(err, &nm) && len(nm.Reasons) != len(l.Devices()):
+			t.Errorf("%s: %d reasons for %d device objects", c.target, len(nm.Reasons), len(l.Devices()))
+		case c.want != "" && (err != nil || len(got) != 1 || got[0].ID != c.want):
+			t.Errorf("%s: picked %v, %v; want %s", c.target, ids(&Listing{Objects: got}), err, c.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/goffload/goffload/targetid"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,9 +142,8 @@ func TestRealHeaders(t *testing.T) {
 		if c.TargetID() != strings.ReplaceAll(o.TargetID, ":xnack-", ":xnack-") {
 			// The header has modes the ID leaves out (any): compare
 			// the processor and the modes the ID names.
-			tg, _ := ParseTarget(c.TargetID())
-			if score, why := tg.Fit(o.TargetID); score == 0 {
-				t.Errorf("%s: header says %s: %s", o.Where(), c.TargetID(), why)
+			if !targetid.MustParseTarget(c.TargetID()).Runs(o.Target()) {
+				t.Errorf("%s: header says %s, the bundle ID %s", o.Where(), c.TargetID(), o.TargetID)
 			}
 		}
 	}

@@ -1,60 +1,96 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/goffload/goffload/targetid"
 )
 
-// A Target is a GPU as a runtime sees it (targetid.GPU): a processor and
-// the modes it runs in, in target-ID syntax ("gfx90a", "gfx90a:xnack+").
-// Its Fit method says how well a code object serves it.
-type Target = targetid.GPU
-
-// ParseTarget parses a target ID (targetid.ParseGPU).
-func ParseTarget(s string) (Target, error) { return targetid.ParseGPU(s) }
-
-// ForTarget returns, for each container that holds code for several GPUs
-// (a bundle, a set of offload images), the one code object a runtime on
-// GPU t would load from it: the best Fit. reasons lists, when nothing fits,
-// why each device object did not.
-func (l *Listing) ForTarget(t Target) (picked []*Object, reasons []string) {
-	type best struct {
-		o     *Object
-		score int
+// Target describes the object for the target rule of package targetid: its
+// offload kind and triple, and its target ID from its container or, when
+// the container names none, from its own header.
+func (o *Object) Target() targetid.Code {
+	tid := o.TargetID
+	if tid == "" && !o.Host {
+		tid = o.Header().TargetID()
 	}
-	byContainer := map[string]*best{}
-	var order []string
+	return targetid.Code{Kind: o.Kind, Triple: o.Triple, TargetID: tid}
+}
+
+// Processors returns the processors the listing holds code for, sorted:
+// the names targetid.Target.Check accepts beside those LLVM 22 knows.
+func (l *Listing) Processors() []string {
+	var ps []string
 	for _, o := range l.Objects {
 		if o.Host {
 			continue
 		}
-		tid := o.TargetID
-		if tid == "" {
-			tid = o.Header().TargetID()
+		if p, _, _ := strings.Cut(o.Target().TargetID, ":"); p != "" && !slices.Contains(ps, p) {
+			ps = append(ps, p)
 		}
-		score, why := t.Fit(tid)
-		if score == 0 {
-			reasons = append(reasons, fmt.Sprintf("#%d %s: %s", o.Index, o.ID, why))
+	}
+	sort.Strings(ps)
+	return ps
+}
+
+// ForTarget returns, for each container that holds code for several GPUs
+// (a bundle, a set of offload images), the one code object a runtime on
+// GPU t loads from it (targetid.Target.Choose), in listing order. A
+// container holding nothing for t contributes nothing, as for the runtime.
+// When no container has code for t, the error is a *targetid.NoMatchError
+// whose reasons say, per device object, why it does not fit; when t
+// leaves a mode open and a container holds only builds that set it, the
+// error is a *targetid.AmbiguousError naming every such build: which one
+// runs depends on the mode the GPU is in, so nothing is picked silently.
+func (l *Listing) ForTarget(t targetid.Target) ([]*Object, error) {
+	var order []string
+	byContainer := map[string][]*Object{}
+	for _, o := range l.Objects {
+		if o.Host {
 			continue
 		}
 		key := strings.Join(o.Path, "\x00")
-		b := byContainer[key]
-		if b == nil {
-			byContainer[key] = &best{o, score}
+		if byContainer[key] == nil {
 			order = append(order, key)
-		} else if score > b.score {
-			b.o, b.score = o, score
+		}
+		byContainer[key] = append(byContainer[key], o)
+	}
+	var picked []*Object
+	var ambiguous *targetid.AmbiguousError
+	nm := &targetid.NoMatchError{Target: t}
+	for _, key := range order {
+		objs := byContainer[key]
+		codes := make([]targetid.Code, len(objs))
+		for i, o := range objs {
+			codes[i] = o.Target()
+		}
+		i, err := t.Choose(codes)
+		var a *targetid.AmbiguousError
+		switch {
+		case err == nil:
+			picked = append(picked, objs[i])
+		case errors.As(err, &a):
+			if ambiguous == nil {
+				ambiguous = &targetid.AmbiguousError{Target: t}
+			}
+			ambiguous.Builds = append(ambiguous.Builds, a.Builds...)
+		default:
+			for _, o := range objs {
+				_, why := t.Loads(o.Target())
+				nm.Reasons = append(nm.Reasons, fmt.Sprintf("#%d %s: %s", o.Index, o.ID, why))
+			}
 		}
 	}
-	for _, k := range order {
-		picked = append(picked, byContainer[k].o)
+	switch {
+	case ambiguous != nil:
+		return nil, ambiguous
+	case len(picked) == 0:
+		return nil, nm
 	}
 	sort.Slice(picked, func(i, j int) bool { return picked[i].Index < picked[j].Index })
-	if len(picked) > 0 {
-		reasons = nil
-	}
-	return picked, reasons
+	return picked, nil
 }

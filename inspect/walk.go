@@ -257,7 +257,7 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 	} else {
 		o.open = func() (io.Reader, error) { return io.NewSectionReader(r, off, size), nil }
 		if !o.Host {
-			o.readHeader = func() *CodeObject { return readCode(io.NewSectionReader(r, off, size), size) }
+			o.readHeader = func() *CodeObject { return ReadCodeObject(io.NewSectionReader(r, off, size), size) }
 			if !w.opts.SkipHeaders {
 				o.Header()
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/goffload/goffload/binfmt"
@@ -60,13 +61,15 @@ func (s *selector) rewriteBinary(w io.Writer, r io.ReaderAt, n int64, where stri
 	if len(entries) == 0 {
 		return refuse("%s: a bundle with no readable entry", where)
 	}
-	actions := make([]string, len(entries))
-	changed := false
+	es := make([]entry, len(entries))
 	for i, e := range entries {
-		tid, host := targetOf(e.ID)
-		actions[i] = s.decide(e.ID, tid, host)
-		changed = changed || actions[i] == Dropped || actions[i] == Replaced
+		es[i] = bundleEntry(e.ID, func() io.Reader { return e.Open(r) })
 	}
+	actions, err := s.decide(where, es)
+	if err != nil {
+		return err
+	}
+	changed := changes(actions)
 	var src []binfmt.Source
 	for i, e := range entries {
 		switch actions[i] {
@@ -123,14 +126,19 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		return s.rewriteCCOBWhole(w, r, n, where, m, head, src)
 	}
 	end := m.End()
-	actions := make([]string, len(entries))
-	changed := false
+	es := make([]entry, len(entries))
 	for i, e := range entries {
-		tid, host := targetOf(e.ID)
-		actions[i] = s.decide(e.ID, tid, host)
-		changed = changed || actions[i] == Dropped || actions[i] == Replaced
+		var open func() io.Reader
+		if e.Offset+e.Size <= int64(len(head)) {
+			open = func() io.Reader { return bytes.NewReader(head[e.Offset : e.Offset+e.Size]) }
+		}
+		es[i] = bundleEntry(e.ID, open)
 	}
-	if !changed {
+	actions, err := s.decide(where, es)
+	if err != nil {
+		return 0, err
+	}
+	if !changes(actions) {
 		for i, e := range entries {
 			s.record(where, e.ID, e.Size, e.Size, actions[i])
 		}
@@ -280,7 +288,8 @@ func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 		return refuse("%s: no text bundle marker", where)
 	}
 	tr := textfmt.NewReader(data, comment)
-	var src []textfmt.Source
+	var es []entry
+	var payloads [][]byte
 	for {
 		id, ok := tr.Next()
 		if !ok {
@@ -290,21 +299,28 @@ func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 		if err != nil {
 			return fmt.Errorf("%s: entry %s: %w", where, id, err)
 		}
-		tid, host := targetOf(id)
-		action := s.decide(id, tid, host)
-		n := int64(len(payload))
-		switch action {
+		es = append(es, bundleEntry(id, func() io.Reader { return bytes.NewReader(payload) }))
+		payloads = append(payloads, payload)
+	}
+	actions, err := s.decide(where, es)
+	if err != nil {
+		return err
+	}
+	var src []textfmt.Source
+	for i, e := range es {
+		n := int64(len(payloads[i]))
+		switch actions[i] {
 		case Dropped:
-			s.record(where, id, n, 0, action)
+			s.record(where, e.id, n, 0, actions[i])
 			continue
 		case Replaced:
 			rep := s.opts.Replace
-			src = append(src, textfmt.Source{ID: id, R: io.NewSectionReader(rep.Data, 0, rep.Size)})
-			s.record(where, id, n, rep.Size, action)
+			src = append(src, textfmt.Source{ID: e.id, R: io.NewSectionReader(rep.Data, 0, rep.Size)})
+			s.record(where, e.id, n, rep.Size, actions[i])
 			continue
 		}
-		src = append(src, textfmt.Source{ID: id, R: bytes.NewReader(payload)})
-		s.record(where, id, n, n, action)
+		src = append(src, textfmt.Source{ID: e.id, R: bytes.NewReader(payloads[i])})
+		s.record(where, e.id, n, n, actions[i])
 	}
 	return textfmt.Write(w, comment, src)
 }
@@ -318,6 +334,11 @@ func textComment(data []byte) (string, bool) {
 	}
 	j := bytes.LastIndexByte(data[:i], '\n')
 	return string(data[j+1 : i]), j+1 < i
+}
+
+// changes reports whether actions drop or replace anything.
+func changes(actions []string) bool {
+	return slices.ContainsFunc(actions, func(a string) bool { return a == Dropped || a == Replaced })
 }
 
 func changedSince(ds []Decision) bool {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/goffload/goffload/prune"
+	"github.com/goffload/goffload/targetid"
 )
 
 // Keep only the code a gfx90a loads in a HIP shared library: write to a
@@ -24,7 +25,11 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := prune.Rewrite(tmp, in, fi.Size(), in.Name(), prune.Options{Keep: []string{"gfx90a"}})
+	gfx90a, err := targetid.ParseTarget("gfx90a")
+	if err != nil {
+		log.Fatal(err)
+	}
+	rep, err := prune.Rewrite(tmp, in, fi.Size(), in.Name(), prune.Options{Keep: []targetid.Target{gfx90a}})
 	if err == nil {
 		err = tmp.Close()
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/targetid"
 )
 
 // maxMember bounds an archive member rewritten in memory.
@@ -20,6 +22,14 @@ const maxMember = 1 << 30
 // choose, and reports what it kept, dropped and replaced. name names the
 // input in messages. On error out holds garbage: write it to a temporary
 // file and rename it only on success.
+//
+// A rewrite that drops and replaces nothing writes the input byte for
+// byte. A Keep that keeps no code object of the input fails with ErrEmpty
+// (unless Options.AllowEmpty); a Keep or Drop target that matches no code
+// object is named in Report.Unmatched. A Replace whose target no container
+// holds fails with a *targetid.NoMatchError, and one whose target leaves a
+// mode open where a container holds only builds that set it with a
+// *targetid.AmbiguousError.
 func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) (*Report, error) {
 	r := &Report{SizeBefore: size}
 	s, err := newSelector(opts, r)
@@ -29,19 +39,55 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 	if err := s.file(out, in, size, name, 0); err != nil {
 		return r, fmt.Errorf("%s: %w", name, err)
 	}
-	if opts.Replace != nil && !s.matched {
-		return r, fmt.Errorf("%s: no code object for %s to replace", name, opts.Replace.Target)
+	if rep := opts.Replace; rep != nil {
+		if !s.matched {
+			return r, fmt.Errorf("%s: nothing to replace: %w", name, &targetid.NoMatchError{Target: rep.Target, Reasons: s.reasons()})
+		}
+		if n := len(s.replaced); n > 1 {
+			r.Notes = append(r.Notes, fmt.Sprintf("the %d code objects replaced differed from each other (%d distinct): each now holds the one replacement", r.count(Replaced), n))
+		}
 	}
-	if len(opts.Keep) > 0 {
-		kept := false
-		for _, d := range r.Decisions {
-			kept = kept || d.Action == Kept
+	for i, t := range append(slices.Clip(opts.Keep), opts.Drop...) {
+		if s.used[i] == 0 {
+			r.Unmatched = append(r.Unmatched, t)
 		}
-		if !kept {
-			r.Notes = append(r.Notes, fmt.Sprintf("no code object fits %s: only host entries remain", strings.Join(opts.Keep, ", ")))
+	}
+	if len(opts.Keep) > 0 && r.count(Kept) == 0 && !opts.AllowEmpty {
+		return r, fmt.Errorf("%s: %w (%s); it holds code for %s", name, ErrEmpty, targetList(opts.Keep), s.present())
+	}
+	if !r.Changed() {
+		// Nothing dropped or replaced: the input as it was, whatever the
+		// containers' writers would have made of it.
+		if err := copyInput(out, in, size, r.SizeAft); err != nil {
+			return r, fmt.Errorf("%s: %w", name, err)
 		}
+		r.SizeAft = size
 	}
 	return r, nil
+}
+
+// copyInput writes in over what out holds; out must be shortened to size
+// when more was written.
+func copyInput(out Output, in io.ReaderAt, size, written int64) error {
+	if _, err := io.Copy(io.NewOffsetWriter(out, 0), io.NewSectionReader(in, 0, size)); err != nil {
+		return err
+	}
+	if written <= size {
+		return nil
+	}
+	t, ok := out.(interface{ Truncate(int64) error })
+	if !ok {
+		return errors.New("the output cannot be shortened to the input's size")
+	}
+	return t.Truncate(size)
+}
+
+func targetList(ts []targetid.Target) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = t.String()
+	}
+	return strings.Join(s, ", ")
 }
 
 func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, depth int) error {
@@ -133,8 +179,8 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
 	if err != nil {
 		return err
 	}
-	var secs []objfmt.Section
-	found, changed := false, false
+	var bundleSecs []shdr
+	var es []entry
 	for _, sh := range f.shdrs {
 		if !strings.HasPrefix(sh.name, objfmt.BundlePrefix) {
 			continue
@@ -142,21 +188,28 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
 		if oi >= 0 {
 			return refuse("the file holds device code both in %s and in %s", f.shdrs[oi].name, sh.name)
 		}
-		found = true
-		id := strings.TrimPrefix(sh.name, objfmt.BundlePrefix)
-		tid, host := targetOf(id)
-		action := s.decide(id, tid, host)
+		sr := io.NewSectionReader(in, int64(sh.off), int64(sh.size))
+		bundleSecs = append(bundleSecs, sh)
+		es = append(es, bundleEntry(strings.TrimPrefix(sh.name, objfmt.BundlePrefix), func() io.Reader { return io.NewSectionReader(sr, 0, sr.Size()) }))
+	}
+	found := len(bundleSecs) > 0
+	actions, err := s.decide("fat object", es)
+	if err != nil {
+		return err
+	}
+	changed := changes(actions)
+	var secs []objfmt.Section
+	for i, sh := range bundleSecs {
+		id, action := es[i].id, actions[i]
 		where := "section " + sh.name
 		switch action {
 		case Dropped:
 			s.record(where, id, int64(sh.size), 0, action)
-			changed = true
 			continue
 		case Replaced:
 			rep := s.opts.Replace
 			secs = append(secs, objfmt.Section{Name: sh.name, Data: rep.Data, Size: rep.Size})
 			s.record(where, id, int64(sh.size), rep.Size, action)
-			changed = true
 			continue
 		}
 		secs = append(secs, objfmt.Section{Name: sh.name, Data: io.NewSectionReader(in, int64(sh.off), int64(sh.size)), Size: int64(sh.size)})
@@ -227,13 +280,13 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 			return refuse("member %s: %d bytes, more than the %d rewritten in memory", m.Name, m.Size, int64(maxMember))
 		}
 		mo := &memOut{}
-		sub := &selector{opts: s.opts, keep: s.keep, drop: s.drop, report: &Report{}}
+		sub := *s // the same targets, counts and replacement
+		sub.report = &Report{}
 		err = sub.file(mo, sr, sr.Size(), m.Name, depth+1)
 		for _, d := range sub.report.Decisions {
 			d.Where = "member " + m.Name + " › " + d.Where
 			s.report.Decisions = append(s.report.Decisions, d)
 		}
-		s.matched = s.matched || sub.matched
 		switch {
 		case err == nil:
 			members = append(members, ar.NewMember{Name: m.Name, Data: bytes.NewReader(mo.b), Size: int64(len(mo.b))})
@@ -266,10 +319,18 @@ func (s *selector) offloadBinaries(w io.Writer, in io.ReaderAt, size int64, wher
 	if err != nil {
 		return err
 	}
+	es := make([]entry, len(bins))
+	for i, b := range bins {
+		code := targetid.Code{Kind: b.OffloadKind.String(), Triple: b.Triple(), TargetID: b.Arch()}
+		es[i] = entry{id: code.Kind + "-" + code.Triple + "-" + code.TargetID, code: code, open: func() io.Reader { return b.Image() }}
+	}
+	actions, err := s.decide(where, es)
+	if err != nil {
+		return err
+	}
 	var imgs []offloadbin.Image
 	for i, b := range bins {
-		id := b.OffloadKind.String() + "-" + b.Triple() + "-" + b.Arch()
-		action := s.decide(id, b.Arch(), false)
+		id, action := es[i].id, actions[i]
 		at := fmt.Sprintf("%s %d", where, i)
 		img := offloadbin.Image{ImageKind: b.ImageKind, OffloadKind: b.OffloadKind, Flags: b.Flags, Strings: b.Strings,
 			Data: b.Image(), Size: b.ImageSize()}

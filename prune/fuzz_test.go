@@ -30,7 +30,7 @@ func FuzzRewrite(f *testing.F) {
 			}
 		}()
 		out := &memOut{}
-		rep, err := Rewrite(out, bytes.NewReader(data), int64(len(data)), "fuzz", Options{Keep: []string{"gfx90a"}})
+		rep, err := Rewrite(out, bytes.NewReader(data), int64(len(data)), "fuzz", Options{Keep: targets("gfx90a")})
 		if err != nil {
 			return
 		}

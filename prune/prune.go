@@ -15,28 +15,39 @@
 package prune
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/targetid"
 )
 
 // Options say what to keep. Exactly one of Keep, Drop or Replace is used.
+// Targets follow the one rule of package targetid.
 type Options struct {
-	// Keep keeps the code objects a GPU of one of these target IDs can load
-	// (target-ID rules: "gfx90a" keeps gfx90a, gfx90a:xnack+ and
-	// gfx90a:xnack-; "gfx90a:xnack+" keeps gfx90a:xnack+ and gfx90a), and
-	// drops the other device code.
-	Keep []string
-	// Drop drops the code objects built for one of these target IDs: the
-	// processor matches and so does every feature the ID names ("gfx90a"
-	// drops every gfx90a object, "gfx90a:xnack+" only xnack+ ones).
-	Drop []string
-	// Exact compares target IDs as strings instead.
+	// Keep keeps the code objects a GPU of one of these targets can load
+	// in any mode it may run in (targetid.Target.Runs: "gfx90a" keeps
+	// gfx90a, gfx90a:xnack+ and gfx90a:xnack-; "gfx90a:xnack+" keeps
+	// gfx90a:xnack+ and gfx90a; "gfx906" keeps gfx9-generic code too), and
+	// drops the other device code. A Keep that keeps no code object of
+	// the whole input is an error wrapping ErrEmpty, unless AllowEmpty.
+	Keep []targetid.Target
+	// Drop drops the code objects built for one of these targets
+	// (targetid.Target.Names: "gfx90a" drops every gfx90a object,
+	// "gfx90a:xnack+" only xnack+ ones).
+	Drop []targetid.Target
+	// Exact compares target IDs as written instead: a code object is kept
+	// or dropped when its target ID is the target's.
 	Exact bool
-	// Replace puts Data in place of the code object whose bundle ID (or
-	// target ID, when no ID matches) is Target, in every bundle holding it.
+	// AllowEmpty lets a Keep keep no code object at all.
+	AllowEmpty bool
+	// Replace puts new code in place of the code object each container
+	// would give a runtime on Replace.Target (targetid.Target.Choose).
 	Replace *Replacement
 	// Level is the compression level for rewritten CCOBs (0: LLVM's
 	// default, zstd 3 or zlib 6).
@@ -45,9 +56,13 @@ type Options struct {
 
 // A Replacement is a new code object for one target.
 type Replacement struct {
-	Target string
+	Target targetid.Target
 	Data   io.ReaderAt
 	Size   int64
+	// Force puts Data in place even when it is not a code object the
+	// replaced entry's target accepts (another processor or mode, another
+	// kind of code).
+	Force bool
 }
 
 // A Decision is what happened to one code object.
@@ -73,6 +88,19 @@ type Report struct {
 	Decisions           []Decision
 	SizeBefore, SizeAft int64
 	Notes               []string
+	// Unmatched lists the Keep or Drop targets no code object matched.
+	Unmatched []targetid.Target
+}
+
+// count counts the decisions of one action.
+func (r *Report) count(action string) int {
+	n := 0
+	for _, d := range r.Decisions {
+		if d.Action == action {
+			n++
+		}
+	}
+	return n
 }
 
 // Changed reports whether any object was dropped or replaced.
@@ -93,17 +121,39 @@ func refuse(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrRefused, fmt.Sprintf(format, a...))
 }
 
-// selector decides for one code object.
+// ErrEmpty is a Keep that keeps no code object of the input.
+var ErrEmpty = errors.New("prune: no code object of the input fits what is kept")
+
+// ErrMismatch is a replacement that is not code the replaced entry's
+// target accepts.
+var ErrMismatch = errors.New("prune: the replacement does not fit the code object it replaces")
+
+// selector decides for each code object.
 type selector struct {
-	opts    Options
-	keep    []inspect.Target
-	drop    []inspect.Target
-	report  *Report
+	opts   Options
+	report *Report
+	*tally
+	// repKind and repCode say what the replacement is: its kind of code
+	// and, for an AMDGPU code object, its own target ID.
+	repKind magic.Kind
+	repCode targetid.Code
+}
+
+// tally is what a selector learns over the whole input, archive members
+// included.
+type tally struct {
 	matched bool // Replace found its target
+	// used counts, per Keep then Drop target, the code objects it matched.
+	used []int
+	// replaced holds a digest of each replaced code object's bytes, when
+	// they could be read, to tell whether they differed.
+	replaced map[[sha256.Size]byte]bool
+	// seen lists every device code object decided on.
+	seen []targetid.Code
 }
 
 func newSelector(o Options, r *Report) (*selector, error) {
-	s := &selector{opts: o, report: r}
+	s := &selector{opts: o, report: r, tally: &tally{}}
 	n := 0
 	if len(o.Keep) > 0 {
 		n++
@@ -117,90 +167,175 @@ func newSelector(o Options, r *Report) (*selector, error) {
 	if n != 1 {
 		return nil, errors.New("prune: give exactly one of Keep, Drop or Replace")
 	}
-	for _, k := range o.Keep {
-		t, err := inspect.ParseTarget(k)
-		if err != nil {
-			return nil, err
+	s.used = make([]int, len(o.Keep)+len(o.Drop))
+	if rep := o.Replace; rep != nil {
+		if rep.Data == nil || rep.Size < 0 {
+			return nil, errors.New("prune: the replacement has no data")
 		}
-		s.keep = append(s.keep, t)
-	}
-	for _, d := range o.Drop {
-		t, err := inspect.ParseTarget(d)
-		if err != nil {
-			return nil, err
+		head := make([]byte, min(rep.Size, magic.Len))
+		if _, err := rep.Data.ReadAt(head, 0); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("prune: reading the replacement: %w", err)
 		}
-		s.drop = append(s.drop, t)
+		s.repKind = magic.Identify(head)
+		s.repCode = targetid.Code{TargetID: inspect.ReadCodeObject(rep.Data, rep.Size).TargetID()}
+		s.replaced = map[[sha256.Size]byte]bool{}
 	}
 	return s, nil
 }
 
-// decide returns the action for a bundle entry or image ID with target ID
-// tid (may be "").
-func (s *selector) decide(id, tid string, host bool) string {
-	switch {
-	case host:
-		return Host
-	case s.opts.Replace != nil:
-		if id == s.opts.Replace.Target || tid == s.opts.Replace.Target {
-			s.matched = true
-			return Replaced
-		}
-		return Kept
-	case tid == "":
-		return Unknown
-	case len(s.keep) > 0:
-		for i, t := range s.keep {
-			if s.opts.Exact {
-				if tid == s.opts.Keep[i] {
-					return Kept
-				}
-				continue
-			}
-			if score, _ := t.Fit(tid); score > 0 {
-				return Kept
-			}
-		}
-		return Dropped
-	default:
-		h, err := inspect.ParseTarget(tid)
-		if err != nil {
-			return Unknown
-		}
-		for i, t := range s.drop {
-			if s.opts.Exact {
-				if tid == s.opts.Drop[i] {
-					return Dropped
-				}
-				continue
-			}
-			if covers(t, h) {
-				return Dropped
-			}
-		}
-		return Kept
-	}
+// An entry is one code object of a container, as decide sees it.
+type entry struct {
+	id   string
+	code targetid.Code
+	host bool
+	// open reads the entry's bytes (to check and tell apart what is
+	// replaced), or is nil when they are not at hand.
+	open func() io.Reader
 }
 
-// covers reports whether target ID have is one of the builds t names: the
-// same processor, and every feature t names set alike.
-func covers(t, have inspect.Target) bool {
-	if t.Processor != have.Processor {
-		return false
-	}
-	for f, on := range t.Features {
-		if h, ok := have.Features[f]; !ok || h != on {
-			return false
+// bundleEntry describes a bundle entry by its ID.
+func bundleEntry(id string, open func() io.Reader) entry {
+	c := targetid.CodeOf(id)
+	return entry{id: id, code: c, host: c.Kind == "host", open: open}
+}
+
+// decide returns the action for each code object of one container.
+func (s *selector) decide(where string, es []entry) ([]string, error) {
+	actions := make([]string, len(es))
+	for _, e := range es {
+		if !e.host {
+			s.seen = append(s.seen, e.code)
 		}
 	}
-	return true
+	rep := s.opts.Replace
+	if rep == nil {
+		for i, e := range es {
+			actions[i] = s.keepOrDrop(e)
+		}
+		return actions, nil
+	}
+	var devices []int
+	var codes []targetid.Code
+	for i, e := range es {
+		actions[i] = Kept
+		if e.host {
+			actions[i] = Host
+		} else {
+			devices = append(devices, i)
+			codes = append(codes, e.code)
+		}
+	}
+	j, err := rep.Target.Choose(codes)
+	if errors.Is(err, targetid.ErrAmbiguous) {
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	if err == nil {
+		i := devices[j]
+		if err := s.checkReplacement(where, es[i]); err != nil {
+			return nil, err
+		}
+		actions[i] = Replaced
+		s.matched = true
+	}
+	return actions, nil
+}
+
+// keepOrDrop decides for one code object under Keep or Drop.
+func (s *selector) keepOrDrop(e entry) string {
+	switch {
+	case e.host:
+		return Host
+	case e.code.TargetID == "":
+		return Unknown
+	}
+	keep := len(s.opts.Keep) > 0
+	found := false
+	for i, t := range append(slices.Clip(s.opts.Keep), s.opts.Drop...) {
+		var match bool
+		switch {
+		case s.opts.Exact:
+			match = e.code.TargetID == t.TargetID()
+		case keep:
+			match = t.Runs(e.code)
+		default:
+			match = t.Names(e.code)
+		}
+		if match {
+			s.used[i]++
+			found = true
+		}
+	}
+	if found == keep {
+		return Kept
+	}
+	return Dropped
+}
+
+// checkReplacement makes sure the replacement is code the entry's target
+// accepts: the same kind of code and, for AMDGPU code objects, code a
+// runtime would load in the entry's place (targetid.Target.Loads).
+func (s *selector) checkReplacement(where string, e entry) error {
+	kind := magic.Unknown
+	if e.open != nil {
+		h := sha256.New()
+		head := make([]byte, magic.Len)
+		r := e.open()
+		n, _ := io.ReadFull(r, head)
+		kind = magic.Identify(head[:n])
+		h.Write(head[:n])
+		io.Copy(h, r)
+		s.replaced[[sha256.Size]byte(h.Sum(nil))] = true
+	}
+	if s.opts.Replace.Force {
+		return nil
+	}
+	force := " (--force to replace anyway)"
+	switch {
+	case kind != magic.Unknown && kind != s.repKind && !(kind.IsELF() && s.repKind.IsELF()):
+		return fmt.Errorf("%w: %s: %s holds %s, the replacement is %s%s", ErrMismatch, where, e.id, kind, s.repKind, force)
+	case !s.repKind.IsELF() && s.repKind != magic.Bitcode:
+		return fmt.Errorf("%w: %s: the replacement is %s, not a code object%s", ErrMismatch, where, s.repKind, force)
+	case !s.repKind.IsELF():
+		return nil
+	case s.repCode.TargetID == "":
+		return fmt.Errorf("%w: %s: the replacement is not an AMDGPU code object%s", ErrMismatch, where, force)
+	}
+	slot, err := targetid.ParseTarget(e.code.TargetID)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %s names no target ID%s", ErrMismatch, where, e.id, force)
+	}
+	if rank, why := slot.Loads(s.repCode); rank == 0 {
+		return fmt.Errorf("%w: %s: %s is for %s, the replacement was built for %s (%s)%s",
+			ErrMismatch, where, e.id, e.code.TargetID, s.repCode.TargetID, why, force)
+	}
+	return nil
+}
+
+// reasons says why no code object of the input was replaced.
+func (s *selector) reasons() []string {
+	var why []string
+	for _, c := range s.seen {
+		_, w := s.opts.Replace.Target.Loads(c)
+		why = append(why, c.TargetID+": "+w)
+	}
+	return why
+}
+
+// present lists the target IDs the decisions name.
+func (s *selector) present() string {
+	var ts []string
+	for _, c := range s.seen {
+		if c.TargetID != "" && !slices.Contains(ts, c.TargetID) {
+			ts = append(ts, c.TargetID)
+		}
+	}
+	if len(ts) == 0 {
+		return "no GPU"
+	}
+	slices.Sort(ts)
+	return strings.Join(ts, ", ")
 }
 
 func (s *selector) record(where, id string, size, newSize int64, action string) {
 	s.report.Decisions = append(s.report.Decisions, Decision{Where: where, ID: id, Size: size, NewSize: newSize, Action: action})
-}
-
-// targetOf returns the target ID a bundle entry ID names, or "".
-func targetOf(id string) (tid string, host bool) {
-	kind, _, tid := inspect.SplitID(id)
-	return tid, kind == "host"
 }

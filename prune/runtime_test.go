@@ -3,6 +3,7 @@ package prune
 import (
 	"bytes"
 	"errors"
+	"github.com/goffload/goffload/targetid"
 	"io"
 	"os"
 	"os/exec"
@@ -299,7 +300,7 @@ func TestPruneLinked(t *testing.T) {
 				t.Fatalf("the original registers %d fat binaries, want 2", len(before))
 			}
 			pruned := in + ".pruned"
-			rep, err := rewriteFile(t, in, pruned, Options{Keep: []string{"gfx90a"}})
+			rep, err := rewriteFile(t, in, pruned, Options{Keep: targets("gfx90a")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -388,7 +389,12 @@ func TestPruneLinked(t *testing.T) {
 				repl = repl[:1000]
 			}
 			replaced := in + ".replaced"
-			_, err = rewriteFile(t, in, replaced, Options{Replace: &Replacement{Target: "gfx90a:xnack+", Data: bytes.NewReader(repl), Size: int64(len(repl))}})
+			gfx90a := targetid.MustParseTarget("gfx90a:xnack+")
+			_, err = rewriteFile(t, in, replaced, Options{Replace: &Replacement{Target: gfx90a, Data: bytes.NewReader(repl), Size: int64(len(repl))}})
+			if !errors.Is(err, ErrMismatch) {
+				t.Errorf("gfx906 code in gfx90a's place: %v, want ErrMismatch", err)
+			}
+			_, err = rewriteFile(t, in, replaced, Options{Replace: &Replacement{Target: gfx90a, Data: bytes.NewReader(repl), Size: int64(len(repl)), Force: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -416,7 +422,7 @@ func TestPruneLinked(t *testing.T) {
 				x = x*1664525 + 1013904223
 				huge[i] = byte(x >> 24) // incompressible
 			}
-			_, err = rewriteFile(t, in, in+".huge", Options{Replace: &Replacement{Target: "gfx90a:xnack+", Data: bytes.NewReader(huge), Size: int64(len(huge))}})
+			_, err = rewriteFile(t, in, in+".huge", Options{Replace: &Replacement{Target: gfx90a, Data: bytes.NewReader(huge), Size: int64(len(huge)), Force: true}})
 			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "larger than .hip_fatbin") {
 				t.Errorf("a 1 MiB replacement: %v", err)
 			}
@@ -476,7 +482,7 @@ func TestPruneRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := c.make()
-			_, err := rewriteFile(t, in, filepath.Join(t.TempDir(), "out"), Options{Keep: []string{"gfx90a"}})
+			_, err := rewriteFile(t, in, filepath.Join(t.TempDir(), "out"), Options{Keep: targets("gfx90a")})
 			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want a refusal about %q", err, c.want)
 			}
@@ -496,7 +502,7 @@ func TestPruneEmitRelocs(t *testing.T) {
 		t.Run(ld, func(t *testing.T) {
 			in := tc.link(t, "lib-emit-"+ld+".so", "-shared", "-fuse-ld="+ld, "-Wl,--emit-relocs", k1, th)
 			out := in + ".pruned"
-			if _, err := rewriteFile(t, in, out, Options{Keep: []string{"gfx90a"}}); err != nil {
+			if _, err := rewriteFile(t, in, out, Options{Keep: targets("gfx90a")}); err != nil {
 				t.Fatal(err)
 			}
 			data, err := os.ReadFile(out)
@@ -550,7 +556,7 @@ func TestPruneNewDriverLinks(t *testing.T) {
 	main, k2 := compile("main.hip", "nd-main.o"), compile("k2.hip", "nd-k2.o")
 	in, _ := filepath.Abs(filepath.Join(realDir, "newdriver.o")) // k1.hip for three GPUs
 	pruned := filepath.Join(tc.dir, "nd-k1.pruned.o")
-	if _, err := rewriteFile(t, in, pruned, Options{Keep: []string{"gfx90a:xnack+"}}); err != nil {
+	if _, err := rewriteFile(t, in, pruned, Options{Keep: targets("gfx90a:xnack+")}); err != nil {
 		t.Fatal(err)
 	}
 	exe := tc.link(t, "nd-exe", append(append([]string{"--hip-link", "-fuse-ld=lld"}, append(nd, one...)...), main, pruned, k2)...)
@@ -579,7 +585,7 @@ func TestPruneAArch64(t *testing.T) {
 	tc.run(t, lld, append([]string{"-shared", "-z", "max-page-size=4096", "-o", "liba64.so"}, objs...)...)
 	in := filepath.Join(tc.dir, "liba64.so")
 	out := in + ".pruned"
-	if _, err := rewriteFile(t, in, out, Options{Keep: []string{"gfx90a"}}); err != nil {
+	if _, err := rewriteFile(t, in, out, Options{Keep: targets("gfx90a")}); err != nil {
 		t.Fatal(err)
 	}
 	tc.checkLLVM(t, out, nil)

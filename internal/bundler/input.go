@@ -70,9 +70,13 @@ func (j *job) openRaw(path string) (*input, error) {
 		f.Close()
 		return nil, pathError(path, syscall.EISDIR)
 	}
+	if err := spool.CheckDevice(fi); err != nil {
+		f.Close()
+		return nil, pathError(path, err)
+	}
 	if !fi.Mode().IsRegular() {
-		// Pipes and devices: read them whole, as LLVM does, but into a
-		// temporary file and only up to a cap.
+		// Pipes: read them whole, as LLVM does, but into a temporary
+		// file and only up to a cap.
 		defer f.Close()
 		return spoolInput(path, f)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/targetid"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,8 +25,11 @@ func extractCommand() *cli.Command {
 		Name:      "extract",
 		Usage:     "write chosen code objects of FILE to a folder or to stdout",
 		ArgsUsage: "FILE",
-		Description: `Chooses code objects by one of: --target (what a GPU of that target ID
-would load: one object per bundle, under the target-ID compatibility rules),
+		Description: `Chooses code objects by one of: --target (what a GPU of that target would
+load: one object per bundle, by LLVM's target-ID rule: a mode the target
+leaves out takes only code built for any mode, so --target gfx90a on a file
+with only gfx90a:xnack+ and gfx90a:xnack- builds stops and asks which;
+the processor's own code before its generic family's),
 --id (an exact bundle ID), --triple/--arch/--kind (OffloadBinary fields or
 the pieces of a bundle ID), --index (from goffload list), --uri (a line of
 goffload list --uri or llvm-readobj --offloading), or --all. Compressed
@@ -75,15 +80,32 @@ func runExtract(c *cli.Context) error {
 	}
 	// Headers are read only for the objects that need them (no target ID
 	// in their container, or a name to make).
-	l, err := inspect.ReadFile(name, &inspect.Options{SkipHeaders: true})
-	if err != nil {
-		return problem("%v", err)
+	var target *targetid.Target
+	if c.IsSet("target") {
+		ts, err := parseTargets("target", c.String("target"))
+		if err != nil {
+			return err
+		}
+		if len(ts) != 1 {
+			return usage("--target: give one target (got %d)", len(ts))
+		}
+		target = &ts[0]
 	}
-	defer l.Close()
+	ll, err := readListing(name, c.App.Reader, &inspect.Options{SkipHeaders: true})
+	if err != nil {
+		return err
+	}
+	defer ll.Close()
+	l := ll.Listing
+	if target != nil {
+		if err := checkTargets("target", []targetid.Target{*target}, l.Processors); err != nil {
+			return err
+		}
+	}
 	for _, e := range l.Errors {
 		fmt.Fprintf(c.App.ErrWriter, "goffload: warning: %v\n", e)
 	}
-	picked, err := choose(c, l)
+	picked, err := choose(c, l, target)
 	if err != nil {
 		return err
 	}
@@ -113,18 +135,17 @@ func describeAll(objs []*inspect.Object) string {
 }
 
 // choose applies the selection flags.
-func choose(c *cli.Context, l *inspect.Listing) ([]*inspect.Object, error) {
+func choose(c *cli.Context, l *inspect.Listing, target *targetid.Target) ([]*inspect.Object, error) {
 	var picked []*inspect.Object
 	switch {
-	case c.IsSet("target"):
-		t, err := inspect.ParseTarget(c.String("target"))
-		if err != nil {
-			return nil, usage("--target: %v", err)
-		}
-		var reasons []string
-		picked, reasons = l.ForTarget(t)
-		if len(picked) == 0 {
-			return nil, noMatch(l, fmt.Sprintf("no code object in %s can run on %s", l.File, t), reasons)
+	case target != nil:
+		picked, err := l.ForTarget(*target)
+		var nm *targetid.NoMatchError
+		switch {
+		case errors.As(err, &nm):
+			return nil, noMatch(l, fmt.Sprintf("no code object in %s can run on %s", l.File, target), nm.Reasons)
+		case err != nil:
+			return nil, problem("%s: %s", l.File, strings.TrimPrefix(err.Error(), "targetid: "))
 		}
 		return picked, nil
 	case c.IsSet("id"):

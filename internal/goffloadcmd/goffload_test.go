@@ -178,9 +178,10 @@ func TestListTarget(t *testing.T) {
 	if code != 0 || strings.Count(out, "gfx942 v6 xnack:off sramecc:on") != 3 {
 		t.Errorf("gfx942: exit %d\n%s", code, out)
 	}
-	_, stderr, code := run(t, "list", "--target", "gfx1100", lib)
-	if code != 1 || !strings.Contains(stderr, "no code object for gfx1100") {
-		t.Errorf("gfx1100: exit %d, %s", code, stderr)
+	out, stderr, code := run(t, "list", "--target", "gfx1100", lib)
+	if code != 1 || strings.Count(out+stderr, "no code object for gfx1100") != 1 ||
+		!strings.Contains(out, "it holds code for gfx906, gfx90a:xnack+, gfx942:sramecc+:xnack-") {
+		t.Errorf("gfx1100: exit %d, %s%s", code, out, stderr)
 	}
 	_, _, code = run(t, "list", "--target", "gfx90a:xnack", lib)
 	if code != 2 {

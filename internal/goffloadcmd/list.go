@@ -2,13 +2,16 @@ package goffloadcmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/targetid"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,8 +27,13 @@ Objects inside compressed bundles have no file offset of their own: the
 CCOB's offset is shown with the object's offset inside the inflated
 bundle (ccob@0x3000+0x1000).
 
+With --target, a GPU name that leaves a mode out (gfx90a) stands for the
+GPU in any mode it may run in: code for gfx90a:xnack+, gfx90a:xnack- and
+gfx90a fits, and gfx9-generic code fits a gfx906.
+
 Exit status: 0 when every file was read whole, 1 when something was damaged
-or, with --target, nothing fits, 2 for usage errors.
+or, with --target, nothing fits, 2 for usage errors (an unknown target, a
+folder or a file that cannot be opened).
 
 Examples:
    goffload list libamdhip64.so librocblas.so
@@ -35,7 +43,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print JSON (schema: testdata/goffload-list.schema.json)"},
 			&cli.BoolFlag{Name: "uri", Usage: "print llvm-readobj --offloading's lines: ID<TAB>file://PATH#offset=N&size=N (uncompressed objects only)"},
-			&cli.StringFlag{Name: "target", Usage: "list only code objects a GPU of this target ID can load (gfx90a, gfx90a:xnack+)"},
+			&cli.StringFlag{Name: "target", Usage: "list only code objects a GPU of this target can load, in any mode it may run in (gfx90a: xnack+, xnack- and any-mode builds; gfx90a:xnack+; amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-; a bundle ID)"},
 			&cli.BoolFlag{Name: "no-headers", Usage: "do not read code object headers (only container headers)"},
 		},
 		Action:       runList,
@@ -47,32 +55,46 @@ func runList(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usage("list: no input file (goffload list FILE...)")
 	}
-	var target *inspect.Target
-	if s := c.String("target"); s != "" {
-		t, err := inspect.ParseTarget(s)
+	var target *targetid.Target
+	if c.IsSet("target") {
+		ts, err := parseTargets("target", c.String("target"))
 		if err != nil {
-			return usage("--target: %v", err)
+			return err
 		}
-		target = &t
+		if len(ts) != 1 {
+			return usage("--target: give one target (got %d)", len(ts))
+		}
+		target = &ts[0]
 	}
 	opts := &inspect.Options{SkipHeaders: c.Bool("no-headers")}
 	out := c.App.Writer
 	var listings []*inspect.Listing
-	failed := false
+	status := exitOK
 	for _, name := range c.Args().Slice() {
-		l, err := inspect.ReadFile(name, opts)
+		l, err := readListing(name, c.App.Reader, opts)
 		if err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				status = max(status, ee.code)
+			}
 			fmt.Fprintf(c.App.ErrWriter, "goffload: %v\n", err)
-			failed = true
 			continue
 		}
 		defer l.Close()
-		if target != nil {
-			l.Objects = filterTarget(l.Objects, *target)
-		}
-		listings = append(listings, l)
+		listings = append(listings, l.Listing)
 		if len(l.Errors) > 0 {
-			failed = true
+			status = max(status, exitProblem)
+		}
+	}
+	holds := map[*inspect.Listing]string{}
+	if target != nil {
+		err := checkTargets("target", []targetid.Target{*target}, func() []string { return processors(listings) })
+		if err != nil {
+			return err
+		}
+		for _, l := range listings {
+			holds[l] = heldTargets(l)
+			l.Objects = filterTarget(l.Objects, *target)
 		}
 	}
 	var err error
@@ -82,7 +104,7 @@ func runList(c *cli.Context) error {
 	case c.Bool("uri"):
 		err = writeURIs(out, listings)
 	default:
-		err = writeTable(out, listings, target)
+		err = writeTable(out, listings, target, holds)
 	}
 	if err != nil {
 		return problem("writing output: %v", err)
@@ -94,34 +116,60 @@ func runList(c *cli.Context) error {
 			}
 		}
 	}
-	if target != nil && countDevices(listings) == 0 {
-		return problem("no code object for %s", target)
+	if target != nil && len(listings) > 0 && countDevices(listings) == 0 {
+		status = max(status, exitProblem)
+		if c.Bool("json") || c.Bool("uri") {
+			// The table says it; other outputs say it here.
+			fmt.Fprintf(c.App.ErrWriter, "goffload: no code object for %s\n", target)
+		}
 	}
-	if failed {
-		return &exitError{exitProblem, ""}
+	if status != exitOK {
+		return &exitError{status, ""}
 	}
 	return nil
 }
 
-func filterTarget(objs []*inspect.Object, t inspect.Target) []*inspect.Object {
+// filterTarget keeps the code objects GPU t, in any mode it may run in,
+// can load (targetid.Target.Runs).
+func filterTarget(objs []*inspect.Object, t targetid.Target) []*inspect.Object {
 	var out []*inspect.Object
 	for _, o := range objs {
-		if o.Host {
-			continue
-		}
-		if score, _ := t.Fit(targetOf(o)); score > 0 {
+		if !o.Host && t.Runs(o.Target()) {
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-func targetOf(o *inspect.Object) string {
-	if o.TargetID != "" {
-		return o.TargetID
+// processors lists the processors the listings hold code for.
+func processors(ls []*inspect.Listing) []string {
+	var ps []string
+	for _, l := range ls {
+		for _, p := range l.Processors() {
+			if !slices.Contains(ps, p) {
+				ps = append(ps, p)
+			}
+		}
 	}
-	return o.Header().TargetID()
+	return ps
 }
+
+// heldTargets says which target IDs a listing holds code for.
+func heldTargets(l *inspect.Listing) string {
+	var ts []string
+	for _, o := range l.Devices() {
+		if t := targetOf(o); t != "" && !slices.Contains(ts, t) {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
+		return "it holds no device code"
+	}
+	sort.Strings(ts)
+	return "it holds code for " + strings.Join(ts, ", ")
+}
+
+func targetOf(o *inspect.Object) string { return o.Target().TargetID }
 
 func countDevices(ls []*inspect.Listing) int {
 	n := 0
@@ -132,7 +180,7 @@ func countDevices(ls []*inspect.Listing) int {
 }
 
 // writeTable prints listings for people.
-func writeTable(w io.Writer, ls []*inspect.Listing, target *inspect.Target) error {
+func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, holds map[*inspect.Listing]string) error {
 	var b strings.Builder
 	for i, l := range ls {
 		if i > 0 {
@@ -142,7 +190,7 @@ func writeTable(w io.Writer, ls []*inspect.Listing, target *inspect.Target) erro
 		if len(l.Objects) == 0 {
 			switch {
 			case target != nil:
-				fmt.Fprintf(&b, "  no code object for %s\n", target)
+				fmt.Fprintf(&b, "  no code object for %s (in any mode it may run in); %s\n", target, holds[l])
 			case len(l.Errors) > 0:
 				b.WriteString("  no code object could be read (see the errors below)\n")
 			default:
@@ -427,7 +475,7 @@ type jsonPerTarg struct {
 
 func ptr[T any](v T) *T { return &v }
 
-func writeJSON(w io.Writer, ls []*inspect.Listing, _ *inspect.Target) error {
+func writeJSON(w io.Writer, ls []*inspect.Listing, _ *targetid.Target) error {
 	out := jsonOutput{Files: []jsonFile{}, Summary: jsonSummary{Targets: map[string]jsonPerTarg{}}}
 	for _, l := range ls {
 		f := jsonFile{File: l.File, Kind: l.Kind, Objects: []jsonObject{}, Wrappers: []jsonWrapper{}, Errors: []jsonError{}}

@@ -1,16 +1,18 @@
 package goffloadcmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/prune"
+	"github.com/goffload/goffload/targetid"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,10 +21,18 @@ func pruneCommand() *cli.Command {
 		Name:      "prune",
 		Usage:     "keep only the GPU targets you own (the nvprune of ROCm)",
 		ArgsUsage: "IN",
-		Description: `Keeps the host code and only the code objects a GPU of the given target
-IDs would load (--keep gfx90a keeps gfx90a, gfx90a:xnack+ and gfx90a:xnack-;
---keep gfx90a:xnack+ keeps xnack+ and the feature-less build; --exact compares
-IDs as strings), or drops the named ones (--drop). Works on shared libraries
+		Description: `Keeps the host code and only the code objects a GPU of the given targets
+could load in any mode it may run in (--keep gfx90a keeps gfx90a,
+gfx90a:xnack+ and gfx90a:xnack-; --keep gfx90a:xnack+ keeps xnack+ and the
+build for any mode; --keep gfx906 keeps gfx9-generic code too; --exact
+compares target IDs as strings), or drops the named builds (--drop gfx90a
+drops every gfx90a build, --drop gfx90a:xnack+ only xnack+ ones). Targets
+may be written as target IDs, as rocminfo prints GPUs
+(amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-) or as bundle IDs; an unknown
+name is a usage error with a did-you-mean, a target that matches nothing
+is noted, and a --keep that keeps no code object at all writes nothing and
+exits 1 (unless --allow-empty). A prune that drops nothing writes the input
+byte for byte. Works on shared libraries
 and executables (every bundle of .hip_fatbin rewritten, the file made smaller
 without moving any virtual address, every pointer to a bundle patched), fat
 objects and static archives of them, bundles and CCOBs (recompressed with
@@ -43,6 +53,7 @@ Examples:
 			&cli.BoolFlag{Name: "in-place", Usage: "replace the input (through a temporary file and rename)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be kept and dropped, write nothing"},
 			&cli.IntFlag{Name: "level", Usage: "compression level for rewritten CCOBs (default: LLVM's)"},
+			&cli.BoolFlag{Name: "allow-empty", Usage: "write the output even when --keep keeps no code object at all"},
 		},
 		Action:       runPrune,
 		OnUsageError: commandUsageError,
@@ -54,9 +65,12 @@ func replaceCommand() *cli.Command {
 		Name:      "replace",
 		Usage:     "put a new code object in place of one",
 		ArgsUsage: "IN",
-		Description: `Replaces the code object whose bundle ID (or, when none matches, target ID)
-is --target with the contents of --with, in every bundle that holds it, in
-the same containers prune rewrites. The new code object may be smaller or
+		Description: `Replaces, in every bundle, the code object a GPU of --target would load
+(the rule extract --target follows) with the contents of --with, in the
+same containers prune rewrites. --with must be code the replaced entry's
+target accepts: the same kind of code and, for an AMDGPU code object, a
+processor and modes a runtime would load in its place (--force to replace
+anyway). When the replaced objects differed from each other, it says so. The new code object may be smaller or
 larger, as long as the device code as a whole still fits where it was in a
 linked file.
 
@@ -70,43 +84,42 @@ Examples:
 			&cli.BoolFlag{Name: "in-place", Usage: "replace the input (through a temporary file and rename)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be replaced, write nothing"},
 			&cli.IntFlag{Name: "level", Usage: "compression level for rewritten CCOBs (default: LLVM's)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace even when --with is not code the replaced entry's target accepts"},
 		},
 		Action:       runReplace,
 		OnUsageError: commandUsageError,
 	}
 }
 
-func splitList(v []string) []string {
-	var out []string
-	for _, s := range v {
-		for _, p := range strings.Split(s, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
 func runPrune(c *cli.Context) error {
-	keep, drop := splitList(c.StringSlice("keep")), splitList(c.StringSlice("drop"))
+	keep, err := parseTargets("keep", c.StringSlice("keep")...)
+	if err != nil {
+		return err
+	}
+	drop, err := parseTargets("drop", c.StringSlice("drop")...)
+	if err != nil {
+		return err
+	}
 	if (len(keep) > 0) == (len(drop) > 0) {
 		return usage("prune: give --keep or --drop (not both)")
 	}
-	return rewrite(c, prune.Options{Keep: keep, Drop: drop, Exact: c.Bool("exact"), Level: c.Int("level")})
+	return rewrite(c, prune.Options{Keep: keep, Drop: drop, Exact: c.Bool("exact"), AllowEmpty: c.Bool("allow-empty"), Level: c.Int("level")})
 }
 
 func runReplace(c *cli.Context) error {
-	with, err := os.Open(c.String("with"))
+	ts, err := parseTargets("target", c.String("target"))
 	if err != nil {
-		return problem("%v", err)
+		return err
+	}
+	if len(ts) != 1 {
+		return usage("--target: give one target (got %d)", len(ts))
+	}
+	with, size, err := openInput(c.String("with"), c.App.Reader)
+	if err != nil {
+		return err
 	}
 	defer with.Close()
-	fi, err := with.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		return problem("--with %s: not a regular file", c.String("with"))
-	}
-	return rewrite(c, prune.Options{Replace: &prune.Replacement{Target: c.String("target"), Data: with, Size: fi.Size()}, Level: c.Int("level")})
+	return rewrite(c, prune.Options{Replace: &prune.Replacement{Target: ts[0], Data: with, Size: size, Force: c.Bool("force")}, Level: c.Int("level")})
 }
 
 // rewrite runs a prune or replace from IN to -o, --in-place or nowhere.
@@ -126,22 +139,36 @@ func rewrite(c *cli.Context, opts prune.Options) error {
 		return usage("%s: --dry-run writes nothing: drop -o and --in-place", c.Command.Name)
 	case !dry && inPlace == (out != ""):
 		return usage("%s: give -o OUT or --in-place (or --dry-run)", c.Command.Name)
+	case inPlace && in == "-":
+		return usage("%s: --in-place needs a file, not standard input", c.Command.Name)
 	case inPlace:
 		out = in
 	}
-	f, err := os.Open(in)
+	f, size, err := openInput(in, c.App.Reader)
 	if err != nil {
-		return problem("%v", err)
+		return err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return problem("%v", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return problem("%s: not a regular file", in)
+	if err := checkTargets(targetFlag(c), append(slices.Clip(opts.Keep), opts.Drop...), func() []string {
+		return inspect.Read(f, size, in, &inspect.Options{SkipHeaders: true}).Processors()
+	}); err != nil {
+		return err
+	}
+	if opts.Replace != nil {
+		if err := checkTargets("target", []targetid.Target{opts.Replace.Target}, func() []string {
+			return inspect.Read(f, size, in, &inspect.Options{SkipHeaders: true}).Processors()
+		}); err != nil {
+			return err
+		}
 	}
 	if !dry {
+		if ofi, err := os.Stat(out); err == nil && ofi.IsDir() {
+			return usage("%s: -o %s is a folder; name the output file", c.Command.Name, out)
+		}
 		if same, _ := sameFile(in, out); same && !inPlace {
 			return usage("%s: -o names the input; use --in-place", c.Command.Name)
 		}
@@ -168,18 +195,29 @@ func rewrite(c *cli.Context, opts prune.Options) error {
 			return problem("%v", err)
 		}
 	}
-	rep, err := prune.Rewrite(dst, f, fi.Size(), in, opts)
+	rep, err := prune.Rewrite(dst, f, size, in, opts)
 	if err != nil {
-		if errors.Is(err, prune.ErrRefused) {
-			return problem("%v (nothing written)", err)
-		}
-		return problem("%v (nothing written)", err)
+		return problem("%s (nothing written)", strings.NewReplacer("targetid: ", "", "prune: ", "").Replace(err.Error()))
 	}
 	writeReport(c.App.Writer, rep, dry)
+	for _, t := range rep.Unmatched {
+		fmt.Fprintf(c.App.Writer, "note: --%s %s matched no code object\n", targetFlag(c), t)
+	}
 	if err := commit(); err != nil {
 		return problem("%v", err)
 	}
 	return nil
+}
+
+// targetFlag names the flag a rewrite's targets came from.
+func targetFlag(c *cli.Context) string {
+	switch {
+	case c.IsSet("keep"):
+		return "keep"
+	case c.IsSet("drop"):
+		return "drop"
+	}
+	return "target"
 }
 
 func sameFile(a, b string) (bool, error) {

@@ -119,8 +119,12 @@ func TestReplaceCommand(t *testing.T) {
 	newCode := []byte("\x7fELF a new code object, shorter than the old")
 	os.WriteFile(co, newCode, 0o644)
 	out := filepath.Join(dir, "replaced.so")
-	stdout, stderr, code := run(t, "replace", "--target", "hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", "--with", co, "-o", out, in)
-	if code != 0 || strings.Count(stdout, "\nreplaced ") != 3 {
+	_, stderr, code := run(t, "replace", "--target", "hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", "--with", co, "-o", out, in)
+	if code != 1 || !strings.Contains(stderr, "the replacement is not an AMDGPU code object (--force to replace anyway)") {
+		t.Fatalf("a code object of no processor: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := run(t, "replace", "--force", "--target", "hipv4-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", "--with", co, "-o", out, in)
+	if code != 0 || strings.Count(stdout, "\nreplaced ") != 3 || !strings.Contains(stdout, "the 3 code objects replaced differed from each other (3 distinct)") {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
 	l := objects(t, out)

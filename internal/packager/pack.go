@@ -109,9 +109,13 @@ func (t *tool) openInput(path string, stdinUsed *bool) (input, error) {
 		f.Close()
 		return input{}, syscall.EISDIR
 	}
+	if err := spool.CheckDevice(fi); err != nil {
+		f.Close()
+		return input{}, err
+	}
 	if !fi.Mode().IsRegular() {
-		// Pipes and devices cannot be read at random: read them now,
-		// into a temporary file and only up to a cap.
+		// Pipes cannot be read at random: read them now, into a
+		// temporary file and only up to a cap.
 		defer f.Close()
 		return spoolInput(f)
 	}

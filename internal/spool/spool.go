@@ -7,6 +7,7 @@
 package spool
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -77,4 +78,22 @@ func (c *capWriter) Write(p []byte) (int, error) {
 	n, err := c.f.File.Write(p)
 	c.f.Size += int64(n)
 	return n, err
+}
+
+// ErrDevice is a character device given as an input: /dev/zero and
+// /dev/urandom never end, and a terminal waits for a person. /dev/null,
+// which reads as empty (clang passes it as an empty host input), is not
+// refused.
+var ErrDevice = errors.New("a character device, not a file: goffload reads no devices (give a file, a pipe or -)")
+
+// CheckDevice returns ErrDevice when fi is a character device other than
+// /dev/null.
+func CheckDevice(fi os.FileInfo) error {
+	if fi.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return nil
+	}
+	return ErrDevice
 }
