@@ -175,7 +175,11 @@ func noMatch(l *inspect.Listing, head string, reasons []string) error {
 	var b strings.Builder
 	b.WriteString(head)
 	if len(l.Objects) == 0 {
-		b.WriteString("; it holds no device code")
+		if len(l.Errors) > 0 {
+			b.WriteString("; no device code could be read from it (see the warnings above)")
+		} else {
+			b.WriteString("; it holds no device code")
+		}
 		return problem("%s", b.String())
 	}
 	b.WriteString(". It holds:")
