@@ -57,3 +57,52 @@ func TestLLVMOffloadingFail(t *testing.T) {
 		t.Errorf("error %q: path %q offset %#x field %q", e, e.Path, e.Offset, e.Field)
 	}
 }
+
+// An image of the four OffloadBinary magic bytes only
+// (nested-offload-binary-empty.test) is an image like any other: LLVM 22's
+// objdump lists it and llvm-offload-binary extracts its 4 bytes.
+func TestLLVMNestedEmpty(t *testing.T) {
+	l := readLLVMTest(t, "nested-empty.bin")
+	if len(l.Errors) != 0 || len(l.Objects) != 1 {
+		t.Fatalf("objects %q, errors %v; want one image and no error", ids(l), l.Errors)
+	}
+	o := l.Objects[0]
+	if o.ID != "openmp-x-y-z-none" || o.Size != 4 || o.Nested != 0 || len(l.Devices()) != 1 {
+		t.Errorf("%s: size %d nested %d", o.Where(), o.Size, o.Nested)
+	}
+	if b := readAll(t, o); string(b) != "\x10\xff\x10\xad" {
+		t.Errorf("image bytes % x", b)
+	}
+}
+
+// The outer images of a nested OffloadBinary (nested-offload-binary.test)
+// are listed, before and as the container of the images inside them, and
+// open to their whole bytes (what llvm-offload-binary extracts); they are
+// not code objects of their own.
+func TestLLVMNested(t *testing.T) {
+	l := readLLVMTest(t, "nested.bin")
+	if len(l.Errors) != 0 {
+		t.Fatal(l.Errors)
+	}
+	want := []string{"openmp-x-y-z-none", "openmp-x-y-z-arch1", "openmp-x-y-z-arch2",
+		"openmp-a-b-c-none", "openmp-x-y-z-arch1", "openmp-x-y-z-arch2"}
+	if got := ids(l); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("listed %q, want %q", got, want)
+	}
+	for i, o := range l.Objects {
+		outer := i%3 == 0
+		switch {
+		case outer && (o.Nested != 2 || o.Outer != nil || o.Size != 272 || len(o.Path) != 1):
+			t.Errorf("%s: nested %d, outer %v, size %d, path %q", o.Where(), o.Nested, o.Outer, o.Size, o.Path)
+		case !outer && (o.Nested != 0 || o.Outer != l.Objects[i/3*3]):
+			t.Errorf("%s: nested %d, outer %v", o.Where(), o.Nested, o.Outer)
+		}
+	}
+	outer := readAll(t, l.Objects[3])
+	if len(outer) != 272 || string(outer[:4]) != "\x10\xff\x10\xad" || string(readAll(t, l.Objects[0])) != string(outer) {
+		t.Errorf("outer images: %d bytes, % x...", len(outer), outer[:min(8, len(outer))])
+	}
+	if n := len(l.Devices()); n != 4 {
+		t.Errorf("%d devices, want the 4 inner images", n)
+	}
+}

@@ -55,6 +55,15 @@ type Object struct {
 	Strings []offloadbin.StringEntry
 	// Code holds what the object's own header says, when it was read.
 	Code *CodeObject
+	// Nested is, for an OffloadBinary image that is itself an
+	// OffloadBinary, the number of objects listed directly inside it
+	// (after it, with Outer pointing back). Such an image is their
+	// container: Listing.Devices and ForTarget leave it out, but it can
+	// be opened and extracted whole like any object.
+	Nested int
+	// Outer is the image, listed before, that the object lies in when
+	// that image is itself an OffloadBinary, or nil.
+	Outer *Object
 
 	open func() (io.Reader, error)
 	// bundleOffset is the file offset of the bundle holding the object,

@@ -28,7 +28,7 @@ func (l *Listing) ForTarget(t Target) (picked []*Object, reasons []string) {
 	byContainer := map[string]*best{}
 	var order []string
 	for _, o := range l.Objects {
-		if o.Host {
+		if o.Host || o.Nested > 0 {
 			continue
 		}
 		tid := o.TargetID

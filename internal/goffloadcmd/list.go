@@ -196,6 +196,12 @@ func containerString(o *inspect.Object) string {
 
 func codeString(o *inspect.Object) string {
 	c := o.Code
+	switch {
+	case o.Nested > 0:
+		return fmt.Sprintf("OffloadBinary of %d image(s)", o.Nested)
+	case c != nil && c.Format == "OffloadBinary":
+		return "OffloadBinary magic, unreadable"
+	}
 	if c == nil {
 		if o.Compressed != nil {
 			return "compressed"
@@ -371,6 +377,8 @@ type jsonObject struct {
 	ImageKind  string            `json:"image_kind,omitempty"`
 	Strings    map[string]string `json:"strings,omitempty"`
 	Code       *jsonCode         `json:"code"`
+	Nested     int               `json:"nested,omitempty"`
+	Outer      *int              `json:"outer,omitempty"`
 }
 
 type jsonCompressed struct {
@@ -433,7 +441,10 @@ func writeJSON(w io.Writer, ls []*inspect.Listing, _ *inspect.Target) error {
 		f := jsonFile{File: l.File, Kind: l.Kind, Objects: []jsonObject{}, Wrappers: []jsonWrapper{}, Errors: []jsonError{}}
 		for _, o := range l.Objects {
 			j := jsonObject{Index: o.Index, Path: nonNil(o.Path), Container: o.Container, ID: o.ID, Host: o.Host,
-				Kind: o.Kind, Triple: o.Triple, TargetID: targetOf(o), Size: o.Size, ImageKind: o.ImageKind}
+				Kind: o.Kind, Triple: o.Triple, TargetID: targetOf(o), Size: o.Size, ImageKind: o.ImageKind, Nested: o.Nested}
+			if o.Outer != nil {
+				j.Outer = ptr(o.Outer.Index)
+			}
 			if o.Offset >= 0 {
 				j.Offset = ptr(o.Offset)
 			}
@@ -455,7 +466,7 @@ func writeJSON(w io.Writer, ls []*inspect.Listing, _ *inspect.Target) error {
 				}
 			}
 			f.Objects = append(f.Objects, j)
-			if !o.Host {
+			if !o.Host && o.Nested == 0 {
 				t := j.TargetID
 				if t == "" {
 					t = o.ID
