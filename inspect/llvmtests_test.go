@@ -106,3 +106,20 @@ func TestLLVMNested(t *testing.T) {
 		t.Errorf("%d devices, want the 4 inner images", n)
 	}
 }
+
+// Escape leaves printable text alone and writes the rest as Go escapes.
+func TestEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+": "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+",
+		"lib.so → .hip_fatbin › bundle 0 (7.5×)": "lib.so → .hip_fatbin › bundle 0 (7.5×)",
+		"ux--\x00\x10\xd0\x0f\x1f":               `ux--\x00\x10\xd0\x0f\x1f`,
+		"a\tb\nc\x7f":                            `a\x09b\x0ac\x7f`,
+		"rtl\u202eevil\u0085":                    `rtl\u202eevil\u0085`,
+		"\U000e0001tag":                          `\U000e0001tag`,
+		"":                                       "",
+	} {
+		if got := Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -189,7 +189,7 @@ func noMatch(l *inspect.Listing, head string, reasons []string) error {
 	if len(reasons) > 0 {
 		b.WriteString("\nWhy none fits:")
 		for _, r := range reasons {
-			b.WriteString("\n  " + r)
+			b.WriteString("\n  " + inspect.Escape(r))
 		}
 	}
 	return problem("%s", b.String())
