@@ -94,8 +94,10 @@ type bundleEntry struct {
 // readBundleTable reads a binary bundle's header from its start: magic,
 // entry count, and the entry table. size is the bundle's data size (the
 // rest of the section, or the decompressed size). Entries whose offset or
-// size are impossible are returned with bad set; an error stops the table.
-// tableEnd is where the table ended.
+// size are impossible are returned with bad set; an error stops the table
+// (the entries before it are returned, but callers list none of them:
+// their fields may be another entry's bytes). tableEnd is where the table
+// ended, or where the damaged field starts.
 func readBundleTable(src io.Reader, size int64) (entries []bundleEntry, tableEnd int64, field string, err error) {
 	br := bufio.NewReaderSize(src, 4096)
 	var hdr [32]byte
@@ -143,6 +145,14 @@ func readBundleTable(src io.Reader, size int64) (entries []bundleEntry, tableEnd
 // returns where it ends: past its table and its last payload.
 func (w *walker) binaryBundle(r io.ReaderAt, size int64, p place) (int64, bool) {
 	entries, end, field, err := readBundleTable(io.NewSectionReader(r, 0, size), size)
+	if err != nil {
+		// A header that does not hold its entry table: the entries read
+		// before the damage are not to be trusted either (an ID that
+		// claims more bytes than it has swallows the next entry's
+		// fields), so none is listed, as LLVM lists none.
+		w.fail(p, end, field, err)
+		return end, false
+	}
 	for i, e := range entries {
 		if e.bad != nil {
 			w.fail(p, 24+int64(i)*24, fmt.Sprintf("entry %d (%s)", i, e.id), e.bad)
@@ -150,10 +160,6 @@ func (w *walker) binaryBundle(r io.ReaderAt, size int64, p place) (int64, bool) 
 		}
 		end = max(end, e.offset+e.size)
 		w.leaf(entryObject(e.id, "bundle entry"), r, e.offset, e.size, p)
-	}
-	if err != nil {
-		w.fail(p, end, field, err)
-		return end, false
 	}
 	return end, true
 }
@@ -200,16 +206,18 @@ func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int
 	k, herr := io.ReadFull(cr, h)
 	switch {
 	case string(h[:k]) == magic.BundleMagic:
-		entries, _, field, err := readBundleTable(io.MultiReader(strings.NewReader(string(h)), cr), usize)
+		entries, tableEnd, field, err := readBundleTable(io.MultiReader(strings.NewReader(string(h)), cr), usize)
+		if err != nil {
+			// As for a plain bundle: no entry of a damaged table.
+			w.fail(q, tableEnd, field, err)
+			break
+		}
 		for i, e := range entries {
 			if e.bad != nil {
 				w.fail(q, 24+int64(i)*24, fmt.Sprintf("entry %d (%s)", i, e.id), e.bad)
 				continue
 			}
 			w.leaf(entryObject(e.id, "bundle entry"), nil, e.offset, e.size, q)
-		}
-		if err != nil {
-			w.fail(q, 0, field, err)
 		}
 	case k == 0 && usize == 0:
 		// An empty CCOB: nothing inside.

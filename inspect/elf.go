@@ -44,14 +44,19 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 	var fatbins []*elf.Section
 	var segments, kpackRefs []*elf.Section
 	for i, s := range f.Sections {
-		if s.Type == elf.SHT_NOBITS || s.Size == 0 || s.Type == elf.SHT_NULL {
+		if s.Type == elf.SHT_NOBITS || s.Type == elf.SHT_NULL {
 			continue
 		}
+		// An empty section still has a place: one past the end of the
+		// file is damage (LLVM fails to read its contents too).
 		if s.Offset > uint64(size) || s.Size > uint64(size)-s.Offset {
 			if claimsDeviceCode(s) {
 				w.fail(p, int64(s.Offset), fmt.Sprintf("section %d (%s)", i, s.Name),
 					fmt.Errorf("%w: offset %d + size %d past the end of the file (%d bytes)", ErrTruncated, s.Offset, s.Size, size))
 			}
+			continue
+		}
+		if s.Size == 0 {
 			continue
 		}
 		off, n := int64(s.Offset), int64(s.Size)

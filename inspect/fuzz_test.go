@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goffload/goffload/compress"
@@ -17,11 +18,14 @@ func FuzzRead(f *testing.F) {
 	f.Add(b)
 	f.Add(ccob(f, b, compress.Options{Version: 3}))
 	f.Add(ccob(f, b, compress.Options{Version: 1, Zlib: true}))
-	for _, pattern := range []string{"../testdata/inspect/*", "../testdata/example/*", "testdata/*"} {
+	for _, pattern := range []string{"../testdata/inspect/*", "../testdata/example/*", "../testdata/llvmtests/*", "testdata/*"} {
 		files, _ := filepath.Glob(pattern)
 		for _, name := range files {
 			if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
 				continue
+			}
+			if strings.HasSuffix(name, ".sh") || strings.HasSuffix(name, ".objdump") || strings.HasSuffix(name, ".readobj") || strings.HasSuffix(name, ".offload-binary") {
+				continue // scripts and saved tool outputs
 			}
 			if data, err := os.ReadFile(name); err == nil {
 				f.Add(data)

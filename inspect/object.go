@@ -55,6 +55,15 @@ type Object struct {
 	Strings []offloadbin.StringEntry
 	// Code holds what the object's own header says, when it was read.
 	Code *CodeObject
+	// Nested is, for an OffloadBinary image that is itself an
+	// OffloadBinary, the number of objects listed directly inside it
+	// (after it, with Outer pointing back). Such an image is their
+	// container: Listing.Devices and ForTarget leave it out, but it can
+	// be opened and extracted whole like any object.
+	Nested int
+	// Outer is the image, listed before, that the object lies in when
+	// that image is itself an OffloadBinary, or nil.
+	Outer *Object
 
 	open func() (io.Reader, error)
 	// bundleOffset is the file offset of the bundle holding the object,
@@ -148,10 +157,11 @@ func (o *Object) Header() *CodeObject {
 }
 
 // Where returns the object's container path and ID as one line:
-// "lib.so → .hip_fatbin → bundle 3 → hipv4-amdgcn-amd-amdhsa--gfx90a".
+// "lib.so → .hip_fatbin → bundle 3 → hipv4-amdgcn-amd-amdhsa--gfx90a",
+// with what would not print escaped (Escape).
 func (o *Object) Where() string {
 	parts := append([]string{o.File}, o.Path...)
-	return strings.Join(append(parts, o.ID), " → ")
+	return Escape(strings.Join(append(parts, o.ID), " → "))
 }
 
 // Open returns a reader of the object's bytes. For an object inside
@@ -211,6 +221,8 @@ type Error struct {
 	Err                 error
 }
 
+// Error gives the file, container path, offset, field and problem on one
+// line, with what would not print escaped (Escape).
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
@@ -230,7 +242,8 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Err.Error())
-	return b.String()
+	// Paths, fields and messages quote names and IDs from the file.
+	return Escape(b.String())
 }
 
 func (e *Error) Unwrap() error { return e.Err }

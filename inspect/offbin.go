@@ -27,8 +27,9 @@ func (w *walker) walkOffloadBinaries(r io.ReaderAt, size int64, p place) {
 	})
 }
 
-// image records one OffloadBinary image, or walks it when it is itself a
-// container.
+// image records one OffloadBinary image; one that is itself an
+// OffloadBinary is recorded as the container of what it holds, which is
+// walked in turn.
 func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 	step := fmt.Sprintf("offload binary %d", n)
 	if b.Version >= 2 {
@@ -54,16 +55,40 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 		q.comp = &Compression{Format: "OffloadBinary", Version: int(b.Version), Offset: p.at(b.Offset), Size: b.Size}
 		q.open = func() (io.Reader, error) { return io.NewSectionReader(outer, 0, off+size), nil }
 	}
-	if identifyAt(img, 0, size) == magic.OffloadBinary {
-		w.walk(img, size, q.sub(off, fmt.Sprintf("image %d", b.Index)), magic.OffloadBinary)
-		return
-	}
 	o := &Object{Container: "offload image", Kind: b.OffloadKind.String(), Triple: b.Triple(),
 		TargetID: b.Arch(), ImageKind: b.ImageKind.String(), Strings: b.Strings}
 	o.ID = o.Kind + "-" + o.Triple + "-" + o.TargetID
+	inner := q.sub(off, fmt.Sprintf("image %d", b.Index))
 	if b.Version >= 2 {
 		q.path[len(q.path)-1] += fmt.Sprintf(" image %d", b.Index)
 	}
+	if identifyAt(img, 0, size) != magic.OffloadBinary {
+		w.imageLeaf(o, src, off, size, q)
+		return
+	}
+	if _, _, err := offloadbin.Read(img, 0, size); err != nil {
+		// The magic and no readable binary behind it (an image of the
+		// four magic bytes only): an image like any other, as LLVM 22
+		// lists and extracts it.
+		w.imageLeaf(o, src, off, size, q)
+		return
+	}
+	// An image that is itself an OffloadBinary (clang nests them, and
+	// llvm-offload-binary extracts the outer image whole): it is listed
+	// first, as the container of what is listed inside it.
+	w.imageLeaf(o, src, off, size, q)
+	first := len(w.l.Objects)
+	w.walk(img, size, inner, magic.OffloadBinary)
+	for _, in := range w.l.Objects[first:] {
+		if in.Outer == nil {
+			in.Outer = o
+			o.Nested++
+		}
+	}
+}
+
+// imageLeaf records an OffloadBinary image as an object at src[off:off+size].
+func (w *walker) imageLeaf(o *Object, src io.ReaderAt, off, size int64, q place) {
 	if q.comp != nil {
 		// Inflated data is in memory already: header facts cost nothing.
 		q2 := q

@@ -26,7 +26,7 @@ func (o *Object) Target() targetid.Code {
 func (l *Listing) Processors() []string {
 	var ps []string
 	for _, o := range l.Objects {
-		if o.Host {
+		if o.Host || o.Nested > 0 {
 			continue
 		}
 		if p, _, _ := strings.Cut(o.Target().TargetID, ":"); p != "" && !slices.Contains(ps, p) {

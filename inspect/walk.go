@@ -43,11 +43,12 @@ func (l *Listing) Close() error {
 	return err
 }
 
-// Devices returns the objects that are not host entries.
+// Devices returns the objects that are not host entries, nor images that
+// only hold other objects (Object.Nested).
 func (l *Listing) Devices() []*Object {
 	var out []*Object
 	for _, o := range l.Objects {
-		if !o.Host {
+		if !o.Host && o.Nested == 0 {
 			out = append(out, o)
 		}
 	}

@@ -196,7 +196,11 @@ func noMatch(l *inspect.Listing, head string, reasons []string) error {
 	var b strings.Builder
 	b.WriteString(head)
 	if len(l.Objects) == 0 {
-		b.WriteString("; it holds no device code")
+		if len(l.Errors) > 0 {
+			b.WriteString("; no device code could be read from it (see the warnings above)")
+		} else {
+			b.WriteString("; it holds no device code")
+		}
 		return problem("%s", b.String())
 	}
 	b.WriteString(". It holds:")
@@ -206,7 +210,7 @@ func noMatch(l *inspect.Listing, head string, reasons []string) error {
 	if len(reasons) > 0 {
 		b.WriteString("\nWhy none fits:")
 		for _, r := range reasons {
-			b.WriteString("\n  " + r)
+			b.WriteString("\n  " + inspect.Escape(r))
 		}
 	}
 	return problem("%s", b.String())

@@ -186,7 +186,7 @@ func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, hol
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s: %s\n", l.File, l.Kind)
+		fmt.Fprintf(&b, "%s: %s\n", inspect.Escape(l.File), l.Kind)
 		if len(l.Objects) == 0 {
 			switch {
 			case target != nil:
@@ -200,7 +200,7 @@ func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, hol
 			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight*0)
 			fmt.Fprintln(tw, "  #\tID\tSIZE\tOFFSET\tCONTAINER\tCODE")
 			for _, o := range l.Objects {
-				fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\n", o.Index, displayID(o), sizeString(o.Size), offsetString(o), containerString(o), codeString(o))
+				fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\n", o.Index, displayID(o), sizeString(o.Size), offsetString(o), containerString(o), inspect.Escape(codeString(o)))
 			}
 			tw.Flush()
 		}
@@ -211,14 +211,16 @@ func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, hol
 	return err
 }
 
+// displayID is the object's ID for people: escaped (IDs come from the
+// file), or its header's target ID when it has none.
 func displayID(o *inspect.Object) string {
 	if o.ID == "" {
 		if t := o.Header().TargetID(); t != "" {
-			return "(" + t + ")"
+			return "(" + inspect.Escape(t) + ")"
 		}
 		return "(code object)"
 	}
-	return o.ID
+	return inspect.Escape(o.ID)
 }
 
 func offsetString(o *inspect.Object) string {
@@ -232,7 +234,7 @@ func offsetString(o *inspect.Object) string {
 }
 
 func containerString(o *inspect.Object) string {
-	s := strings.Join(o.Path, " › ")
+	s := inspect.Escape(strings.Join(o.Path, " › "))
 	if c := o.Compressed; c != nil && c.Size > 0 {
 		s += fmt.Sprintf(" (%.1f×)", c.Ratio())
 	}
@@ -244,6 +246,12 @@ func containerString(o *inspect.Object) string {
 
 func codeString(o *inspect.Object) string {
 	c := o.Code
+	switch {
+	case o.Nested > 0:
+		return fmt.Sprintf("OffloadBinary of %d image(s)", o.Nested)
+	case c != nil && c.Format == "OffloadBinary":
+		return "OffloadBinary magic, unreadable"
+	}
 	if c == nil {
 		if o.Compressed != nil {
 			return "compressed"
@@ -299,10 +307,10 @@ func writeWrappers(b *strings.Builder, l *inspect.Listing) {
 	for i, w := range l.Wrappers {
 		byMagic[w.Magic]++
 		if w.Note != "" && w.Magic == "HIPF" {
-			odd = append(odd, fmt.Sprintf("    wrapper %d at %#x: %s", i, w.Offset, w.Note))
+			odd = append(odd, fmt.Sprintf("    wrapper %d at %#x: %s", i, w.Offset, inspect.Escape(w.Note)))
 		}
 		if w.KpackRef != nil {
-			odd = append(odd, fmt.Sprintf("    wrapper %d: kpack %q (TU %d), search paths %s", i, w.KpackRef.KernelName, w.Reserved, strings.Join(w.KpackRef.SearchPaths, ", ")))
+			odd = append(odd, fmt.Sprintf("    wrapper %d: kpack %q (TU %d), search paths %s", i, w.KpackRef.KernelName, w.Reserved, inspect.Escape(strings.Join(w.KpackRef.SearchPaths, ", "))))
 		}
 	}
 	var parts []string
@@ -369,7 +377,7 @@ func writeSummary(b *strings.Builder, ls []*inspect.Listing) {
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	for _, t := range targets {
 		a := per[t]
-		fmt.Fprintf(tw, "  %s\t%d object(s)\t%s bytes\n", t, a.n, sizeString(a.bytes))
+		fmt.Fprintf(tw, "  %s\t%d object(s)\t%s bytes\n", inspect.Escape(t), a.n, sizeString(a.bytes))
 	}
 	tw.Flush()
 }
@@ -383,7 +391,7 @@ func writeURIs(w io.Writer, ls []*inspect.Listing) error {
 			if o.Offset < 0 {
 				continue
 			}
-			fmt.Fprintf(&b, "%s\tfile://%s#offset=%d&size=%d\n", o.ID, l.File, o.Offset, o.Size)
+			fmt.Fprintf(&b, "%s\tfile://%s#offset=%d&size=%d\n", inspect.Escape(o.ID), inspect.Escape(l.File), o.Offset, o.Size)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -419,6 +427,8 @@ type jsonObject struct {
 	ImageKind  string            `json:"image_kind,omitempty"`
 	Strings    map[string]string `json:"strings,omitempty"`
 	Code       *jsonCode         `json:"code"`
+	Nested     int               `json:"nested,omitempty"`
+	Outer      *int              `json:"outer,omitempty"`
 }
 
 type jsonCompressed struct {
@@ -481,7 +491,10 @@ func writeJSON(w io.Writer, ls []*inspect.Listing, _ *targetid.Target) error {
 		f := jsonFile{File: l.File, Kind: l.Kind, Objects: []jsonObject{}, Wrappers: []jsonWrapper{}, Errors: []jsonError{}}
 		for _, o := range l.Objects {
 			j := jsonObject{Index: o.Index, Path: nonNil(o.Path), Container: o.Container, ID: o.ID, Host: o.Host,
-				Kind: o.Kind, Triple: o.Triple, TargetID: targetOf(o), Size: o.Size, ImageKind: o.ImageKind}
+				Kind: o.Kind, Triple: o.Triple, TargetID: targetOf(o), Size: o.Size, ImageKind: o.ImageKind, Nested: o.Nested}
+			if o.Outer != nil {
+				j.Outer = ptr(o.Outer.Index)
+			}
 			if o.Offset >= 0 {
 				j.Offset = ptr(o.Offset)
 			}
@@ -503,7 +516,7 @@ func writeJSON(w io.Writer, ls []*inspect.Listing, _ *targetid.Target) error {
 				}
 			}
 			f.Objects = append(f.Objects, j)
-			if !o.Host {
+			if !o.Host && o.Nested == 0 {
 				t := j.TargetID
 				if t == "" {
 					t = o.ID
