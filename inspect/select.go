@@ -25,10 +25,7 @@ func (o *Object) Target() targetid.Code {
 // the names targetid.Target.Check accepts beside those LLVM 22 knows.
 func (l *Listing) Processors() []string {
 	var ps []string
-	for _, o := range l.Objects {
-		if o.Host || o.Nested > 0 {
-			continue
-		}
+	for _, o := range l.Devices() {
 		if p, _, _ := strings.Cut(o.Target().TargetID, ":"); p != "" && !slices.Contains(ps, p) {
 			ps = append(ps, p)
 		}
@@ -49,10 +46,7 @@ func (l *Listing) Processors() []string {
 func (l *Listing) ForTarget(t targetid.Target) ([]*Object, error) {
 	var order []string
 	byContainer := map[string][]*Object{}
-	for _, o := range l.Objects {
-		if o.Host {
-			continue
-		}
+	for _, o := range l.Devices() {
 		key := strings.Join(o.Path, "\x00")
 		if byContainer[key] == nil {
 			order = append(order, key)

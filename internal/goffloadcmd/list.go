@@ -134,7 +134,7 @@ func runList(c *cli.Context) error {
 func filterTarget(objs []*inspect.Object, t targetid.Target) []*inspect.Object {
 	var out []*inspect.Object
 	for _, o := range objs {
-		if !o.Host && t.Runs(o.Target()) {
+		if !o.Host && o.Nested == 0 && t.Runs(o.Target()) {
 			out = append(out, o)
 		}
 	}

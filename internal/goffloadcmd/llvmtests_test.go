@@ -188,7 +188,7 @@ func topImages(l *inspect.Listing) []*inspect.Object {
 	return out
 }
 
-func readListing(t *testing.T, input string) *inspect.Listing {
+func readFileListing(t *testing.T, input string) *inspect.Listing {
 	t.Helper()
 	l, err := inspect.ReadFile(input, nil)
 	if err != nil {
@@ -221,7 +221,7 @@ func TestLLVMShapesObjdump(t *testing.T) {
 			if !ok {
 				t.Fatalf("no saved llvm-objdump output for %s (run gen.sh)", base)
 			}
-			l := readListing(t, input)
+			l := readFileListing(t, input)
 			stdout, stderr, code := run(t, "list", input)
 			if hasControl(stdout) || hasControl(stderr) {
 				t.Errorf("list prints raw control bytes or invalid UTF-8:\n%q\n%q", stdout, stderr)
@@ -289,7 +289,7 @@ func TestLLVMShapesReadobj(t *testing.T) {
 					want = append(want, id+" "+uri)
 				}
 			}
-			l := readListing(t, input)
+			l := readFileListing(t, input)
 			var got []string
 			for _, o := range l.Objects {
 				if len(o.Path) == 0 || o.Path[0] != ".hip_fatbin" || !strings.HasPrefix(l.Kind, "ELF") {
