@@ -291,10 +291,10 @@ func (s *selector) checkReplacement(where string, e entry) error {
 	}
 	force := " (--force to replace anyway)"
 	switch {
-	case kind != magic.Unknown && kind != s.repKind && !(kind.IsELF() && s.repKind.IsELF()):
-		return fmt.Errorf("%w: %s: %s holds %s, the replacement is %s%s", ErrMismatch, where, e.id, kind, s.repKind, force)
 	case !s.repKind.IsELF() && s.repKind != magic.Bitcode:
 		return fmt.Errorf("%w: %s: the replacement is %s, not a code object%s", ErrMismatch, where, s.repKind, force)
+	case kind != magic.Unknown && kind != s.repKind && !(kind.IsELF() && s.repKind.IsELF()):
+		return fmt.Errorf("%w: %s: %s holds %s, the replacement is %s%s", ErrMismatch, where, e.id, kind, s.repKind, force)
 	case !s.repKind.IsELF():
 		return nil
 	case s.repCode.TargetID == "":

@@ -122,3 +122,30 @@ func TestStreamInputUlimit(t *testing.T) {
 		t.Errorf("peak RSS %d KB, want < %d KB", ru.Maxrss, limit)
 	}
 }
+
+// A character device is refused at once, naming it (issue 19): /dev/zero
+// and /dev/urandom never end. /dev/null, which clang passes as an empty
+// host input, still reads as empty.
+func TestDeviceInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	targets := "-targets=" + host + "," + gfx906
+	for _, args := range [][]string{
+		{"-type=bc", "-list", "-input=/dev/zero"},
+		{"-type=bc", "-unbundle", targets, "-input=/dev/urandom", "-output=" + out, "-output=" + out + "2"},
+		{"-type=o", targets, "-input=/dev/null", "-input=/dev/zero", "-output=" + out},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := bundler.Main(append([]string{"clang-offload-bundler"}, args...), strings.NewReader(""), &stdout, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), "': a character device, not a file") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr.String())
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote the output", args)
+		}
+	}
+	var stderr bytes.Buffer
+	if code := bundler.Main([]string{"clang-offload-bundler", "-type=bc", "-targets=" + host, "-input=/dev/null", "-output=" + out}, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+		t.Errorf("/dev/null as the host: exit %d, %s", code, stderr.String())
+	}
+}

@@ -110,6 +110,9 @@ func runExtract(c *cli.Context) error {
 		return err
 	}
 	out := c.String("output")
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() && out != "-" {
+		return usage("extract: -o %s is a file: extract writes into a folder (-o - writes one object to standard output)", out)
+	}
 	if out == "-" {
 		if len(picked) != 1 {
 			return usage("extract: -o - writes one object, but %d match (%s); use a folder", len(picked), describeAll(picked))

@@ -175,3 +175,21 @@ func TestStdoutWriteFailure(t *testing.T) {
 		}
 	}
 }
+
+// A character device is refused at once (issue 19); /dev/zero never ends.
+func TestDeviceInputRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	for _, args := range [][]string{
+		{"llvm-offload-binary", "/dev/zero", "--image=arch=gfx90a"},
+		{"llvm-offload-binary", "-o", out, "--image=file=/dev/urandom,triple=amdgcn-amd-amdhsa,arch=gfx90a"},
+	} {
+		var stderr bytes.Buffer
+		code := Main(args, Env{Stdin: bytes.NewReader(nil), Stdout: &bytes.Buffer{}, Stderr: &stderr})
+		if code != 1 || !strings.Contains(stderr.String(), "a character device, not a file") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr.String())
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote the output", args)
+		}
+	}
+}
