@@ -314,9 +314,17 @@ func writeFolder(dir, input string, objs []*inspect.Object) ([]string, error) {
 	}
 	var out []string
 	for _, p := range done {
+		if fi, err := root.Lstat(p.name); err == nil && fi.IsDir() {
+			cleanup()
+			return out, fmt.Errorf("%s is a folder; extract does not replace folders", filepath.Join(dir, p.name))
+		}
 		if err := root.Rename(p.tmp, p.name); err != nil {
 			cleanup()
-			return out, err
+			var le *os.LinkError
+			if errors.As(err, &le) {
+				err = le.Err
+			}
+			return out, fmt.Errorf("%s: %w", filepath.Join(dir, p.name), err)
 		}
 		out = append(out, filepath.Join(dir, p.name))
 	}

@@ -231,3 +231,14 @@ func TestInputs(t *testing.T) {
 		t.Errorf("extract -o FILE does not suggest -o -: %s", stderr)
 	}
 }
+
+// Messages name the user's paths, not temporary files.
+func TestExtractOntoFolder(t *testing.T) {
+	lib, dir := modesLib(t)
+	ex := filepath.Join(dir, "ex")
+	os.MkdirAll(filepath.Join(ex, "libmodes.so-1-hipv4-amdgcn-amd-amdhsa--gfx1030.co"), 0o755)
+	_, stderr, code := run(t, "extract", "--target", "gfx1030", "-o", ex, lib)
+	if code != 1 || strings.Contains(stderr, ".tmp") || !strings.Contains(stderr, "gfx1030.co is a folder") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
