@@ -3,6 +3,7 @@ package targetid
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/editdist"
 	"slices"
 	"sort"
 	"strings"
@@ -170,31 +171,11 @@ func suggest(p string, present []string) string {
 		if strings.EqualFold(n, p) {
 			return n
 		}
-		if d := editDistance(strings.ToLower(p), n); d < bestD {
+		if d := editdist.Distance(strings.ToLower(p), n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // A Code is a code object as its container describes it: the offload

@@ -80,16 +80,9 @@ func runExtract(c *cli.Context) error {
 	}
 	// Headers are read only for the objects that need them (no target ID
 	// in their container, or a name to make).
-	var target *targetid.Target
-	if c.IsSet("target") {
-		ts, err := parseTargets("target", c.String("target"))
-		if err != nil {
-			return err
-		}
-		if len(ts) != 1 {
-			return usage("--target: give one target (got %d)", len(ts))
-		}
-		target = &ts[0]
+	target, err := oneTarget(c, "target")
+	if err != nil {
+		return err
 	}
 	ll, err := readListing(name, c.App.Reader, &inspect.Options{SkipHeaders: true})
 	if err != nil {

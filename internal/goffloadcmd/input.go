@@ -93,6 +93,24 @@ func parseTargets(flag string, values ...string) ([]targetid.Target, error) {
 	return ts, nil
 }
 
+// oneTarget reads a flag that names one target; nil when it is not set.
+func oneTarget(c interface {
+	IsSet(string) bool
+	String(string) string
+}, flag string) (*targetid.Target, error) {
+	if !c.IsSet(flag) {
+		return nil, nil
+	}
+	ts, err := parseTargets(flag, c.String(flag))
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) != 1 {
+		return nil, usage("--%s: give one target (got %d)", flag, len(ts))
+	}
+	return &ts[0], nil
+}
+
 // checkTargets makes an unknown processor or mode a usage error with a
 // did-you-mean. present, called only when a name is not one LLVM 22
 // knows, returns the processors of the input (newer GPUs' names are

@@ -55,16 +55,9 @@ func runList(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usage("list: no input file (goffload list FILE...)")
 	}
-	var target *targetid.Target
-	if c.IsSet("target") {
-		ts, err := parseTargets("target", c.String("target"))
-		if err != nil {
-			return err
-		}
-		if len(ts) != 1 {
-			return usage("--target: give one target (got %d)", len(ts))
-		}
-		target = &ts[0]
+	target, err := oneTarget(c, "target")
+	if err != nil {
+		return err
 	}
 	opts := &inspect.Options{SkipHeaders: c.Bool("no-headers")}
 	out := c.App.Writer
@@ -97,7 +90,6 @@ func runList(c *cli.Context) error {
 			l.Objects = filterTarget(l.Objects, *target)
 		}
 	}
-	var err error
 	switch {
 	case c.Bool("json"):
 		err = writeJSON(out, listings, target)

@@ -107,19 +107,16 @@ func runPrune(c *cli.Context) error {
 }
 
 func runReplace(c *cli.Context) error {
-	ts, err := parseTargets("target", c.String("target"))
+	target, err := oneTarget(c, "target")
 	if err != nil {
 		return err
-	}
-	if len(ts) != 1 {
-		return usage("--target: give one target (got %d)", len(ts))
 	}
 	with, size, err := openInput(c.String("with"), c.App.Reader)
 	if err != nil {
 		return err
 	}
 	defer with.Close()
-	return rewrite(c, prune.Options{Replace: &prune.Replacement{Target: ts[0], Data: with, Size: size, Force: c.Bool("force")}, Level: c.Int("level")})
+	return rewrite(c, prune.Options{Replace: &prune.Replacement{Target: *target, Data: with, Size: size, Force: c.Bool("force")}, Level: c.Int("level")})
 }
 
 // rewrite runs a prune or replace from IN to -o, --in-place or nowhere.

@@ -11,6 +11,7 @@ package llvmcl
 
 import (
 	"fmt"
+	"github.com/goffload/goffload/internal/editdist"
 	"os"
 	"strconv"
 	"strings"
@@ -383,7 +384,7 @@ func (s *Spec) nearest(arg string) string {
 		if o.Kind == Help {
 			flag = arg
 		}
-		if d := editDistance(flag, o.Name); bestDist < 0 || d < bestDist {
+		if d := editdist.Distance(flag, o.Name); bestDist < 0 || d < bestDist {
 			best, bestDist = o.Name, d
 			if rhs != "" && o.Kind != Help {
 				best += "=" + rhs
@@ -391,27 +392,6 @@ func (s *Spec) nearest(arg string) string {
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // ParseUint parses s as LLVM's getAsInteger with radix auto-detection does:
