@@ -21,6 +21,17 @@ func (o *Object) Target() targetid.Code {
 	return targetid.Code{Kind: o.Kind, Triple: o.Triple, TargetID: tid}
 }
 
+// Position returns where the object's bytes lie in the file: their file
+// offset and inner -1, or, inside compressed data, the compressed
+// container's file offset and the object's offset in the inflated data.
+// off is -1 when the object lies in no byte range of the file as it is.
+func (o *Object) Position() (off, inner int64) {
+	if c := o.Compressed; c != nil {
+		return c.Offset, c.InnerOffset
+	}
+	return o.Offset, -1
+}
+
 // Processors returns the processors the listing holds code for, sorted:
 // the names targetid.Target.Check accepts beside those LLVM 22 knows.
 func (l *Listing) Processors() []string {

@@ -63,7 +63,7 @@ func (s *selector) rewriteBinary(w io.Writer, r io.ReaderAt, n int64, where stri
 	}
 	es := make([]entry, len(entries))
 	for i, e := range entries {
-		es[i] = bundleEntry(e.ID, func() io.Reader { return e.Open(r) })
+		es[i] = s.bundleEntry(e.ID, e.Offset, func() io.Reader { return e.Open(r) })
 	}
 	actions, err := s.decide(where, es)
 	if err != nil {
@@ -98,6 +98,11 @@ func (s *selector) rewriteBinary(w io.Writer, r io.ReaderAt, n int64, where stri
 // and dropped as it goes by. A CCOB that loses nothing is copied as it was,
 // after inflating no more than its entry table.
 func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string) (int64, error) {
+	defer func(ccob int64) { s.ccob = ccob }(s.ccob)
+	s.ccob = s.base
+	if s.base < 0 {
+		s.ccob = -2 // inside a CCOB, but not one of the input as it is
+	}
 	cr := compress.NewReader(r, n)
 	m, err := cr.Next()
 	if err != nil {
@@ -132,7 +137,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		if e.Offset+e.Size <= int64(len(head)) {
 			open = func() io.Reader { return bytes.NewReader(head[e.Offset : e.Offset+e.Size]) }
 		}
-		es[i] = bundleEntry(e.ID, open)
+		es[i] = s.bundleEntry(e.ID, e.Offset, open)
 	}
 	actions, err := s.decide(where, es)
 	if err != nil {
@@ -299,7 +304,7 @@ func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 		if err != nil {
 			return fmt.Errorf("%s: entry %s: %w", where, id, err)
 		}
-		es = append(es, bundleEntry(id, func() io.Reader { return bytes.NewReader(payload) }))
+		es = append(es, s.bundleEntry(id, -1, func() io.Reader { return bytes.NewReader(payload) }))
 		payloads = append(payloads, payload)
 	}
 	actions, err := s.decide(where, es)

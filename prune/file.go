@@ -40,6 +40,9 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 		return r, fmt.Errorf("%s: %w", name, err)
 	}
 	if rep := opts.Replace; rep != nil {
+		if !s.matched && rep.Target.Processor == "" {
+			return r, fmt.Errorf("%s: nothing to replace at the %d position(s) given", name, len(rep.At))
+		}
 		if !s.matched {
 			return r, fmt.Errorf("%s: nothing to replace: %w", name, &targetid.NoMatchError{Target: rep.Target, Reasons: s.reasons()})
 		}
@@ -190,7 +193,7 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
 		}
 		sr := io.NewSectionReader(in, int64(sh.off), int64(sh.size))
 		bundleSecs = append(bundleSecs, sh)
-		es = append(es, bundleEntry(strings.TrimPrefix(sh.name, objfmt.BundlePrefix), func() io.Reader { return io.NewSectionReader(sr, 0, sr.Size()) }))
+		es = append(es, s.bundleEntry(strings.TrimPrefix(sh.name, objfmt.BundlePrefix), int64(sh.off), func() io.Reader { return io.NewSectionReader(sr, 0, sr.Size()) }))
 	}
 	found := len(bundleSecs) > 0
 	actions, err := s.decide("fat object", es)
@@ -282,6 +285,10 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 		mo := &memOut{}
 		sub := *s // the same targets, counts and replacement
 		sub.report = &Report{}
+		sub.base = -1
+		if outer, off, _ := sr.Outer(); outer == in && s.base >= 0 {
+			sub.base = s.base + off
+		}
 		err = sub.file(mo, sr, sr.Size(), m.Name, depth+1)
 		for _, d := range sub.report.Decisions {
 			d.Where = "member " + m.Name + " › " + d.Where

@@ -211,6 +211,8 @@ func (f *elfFile) bundlePointers(fat *shdr, fatIdx int, spans []span) ([]pointer
 // offset), and returns where each starts in the new section.
 func (s *selector) writeBundles(w *counter, f *elfFile, fat *shdr, spans []span) ([]uint64, error) {
 	newStart := make([]uint64, len(spans))
+	base := s.base
+	defer func() { s.base = base }()
 	for i, sp := range spans {
 		if err := w.zeros(fat.off + alignUp(w.n-fat.off, 4096)); err != nil {
 			return nil, err
@@ -219,6 +221,7 @@ func (s *selector) writeBundles(w *counter, f *elfFile, fat *shdr, spans []span)
 		where := fmt.Sprintf(".hip_fatbin › bundle %d", i)
 		sr := io.NewSectionReader(f.r, int64(fat.off+sp.start), int64(sp.end-sp.start))
 		var err error
+		s.base = base + int64(fat.off+sp.start)
 		if sp.ccob {
 			_, err = s.rewriteCCOB(w, sr, sr.Size(), where)
 		} else {

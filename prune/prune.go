@@ -63,6 +63,18 @@ type Replacement struct {
 	// replaced entry's target accepts (another processor or mode, another
 	// kind of code).
 	Force bool
+	// At, when set, limits the replacement to the code objects at these
+	// positions (as inspect.Object.Position gives them: goffload's
+	// --index and --bundle). With a zero Target, each of them is replaced;
+	// else Target chooses among them, container by container.
+	At []Position
+}
+
+// A Position locates a code object in the input: its file offset, or, for
+// one inside a CCOB, the CCOB's file offset and the object's offset in the
+// inflated bundle (Inner, -1 otherwise).
+type Position struct {
+	Offset, Inner int64
 }
 
 // A Decision is what happened to one code object.
@@ -133,6 +145,10 @@ type selector struct {
 	opts   Options
 	report *Report
 	*tally
+	// base is the file offset of the reader being rewritten, -1 when it
+	// is not part of the input as it is; ccob is the file offset of the
+	// CCOB whose inflated bundle is being rewritten, or -1.
+	base, ccob int64
 	// repKind and repCode say what the replacement is: its kind of code
 	// and, for an AMDGPU code object, its own target ID.
 	repKind magic.Kind
@@ -153,7 +169,7 @@ type tally struct {
 }
 
 func newSelector(o Options, r *Report) (*selector, error) {
-	s := &selector{opts: o, report: r, tally: &tally{}}
+	s := &selector{opts: o, report: r, tally: &tally{}, ccob: -1}
 	n := 0
 	if len(o.Keep) > 0 {
 		n++
@@ -188,15 +204,31 @@ type entry struct {
 	id   string
 	code targetid.Code
 	host bool
+	pos  Position // {-1, -1} when not known
 	// open reads the entry's bytes (to check and tell apart what is
 	// replaced), or is nil when they are not at hand.
 	open func() io.Reader
 }
 
-// bundleEntry describes a bundle entry by its ID.
-func bundleEntry(id string, open func() io.Reader) entry {
+// bundleEntry describes a bundle entry by its ID and its offset in the
+// bundle being rewritten (-1 when not known).
+func (s *selector) bundleEntry(id string, off int64, open func() io.Reader) entry {
 	c := targetid.CodeOf(id)
-	return entry{id: id, code: c, host: c.Kind == "host", open: open}
+	return entry{id: id, code: c, host: c.Kind == "host", open: open, pos: s.position(off)}
+}
+
+// position is where an entry at offset off of the reader being rewritten
+// lies in the input.
+func (s *selector) position(off int64) Position {
+	switch {
+	case off < 0 || s.ccob == -2:
+		return Position{-1, -1}
+	case s.ccob >= 0:
+		return Position{s.ccob, off}
+	case s.base >= 0:
+		return Position{s.base + off, -1}
+	}
+	return Position{-1, -1}
 }
 
 // decide returns the action for each code object of one container.
@@ -218,12 +250,26 @@ func (s *selector) decide(where string, es []entry) ([]string, error) {
 	var codes []targetid.Code
 	for i, e := range es {
 		actions[i] = Kept
-		if e.host {
+		switch {
+		case e.host:
 			actions[i] = Host
-		} else {
+		case len(rep.At) == 0 || slices.Contains(rep.At, e.pos):
 			devices = append(devices, i)
 			codes = append(codes, e.code)
 		}
+	}
+	if len(rep.At) > 0 && rep.Target.Processor == "" {
+		for _, i := range devices {
+			if err := s.checkReplacement(where, es[i]); err != nil {
+				return nil, err
+			}
+			actions[i] = Replaced
+			s.matched = true
+		}
+		return actions, nil
+	}
+	if len(devices) == 0 {
+		return actions, nil
 	}
 	j, err := rep.Target.Choose(codes)
 	if errors.Is(err, targetid.ErrAmbiguous) {

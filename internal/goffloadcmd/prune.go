@@ -78,7 +78,9 @@ Examples:
    goffload replace --target hipv4-amdgcn-amd-amdhsa--gfx90a --with k.co -o lib.new.so lib.so
    goffload replace --target gfx942:sramecc+:xnack- --with fixed.co -o kernel.o.new kernel.o`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "target", Usage: "bundle ID or target ID to replace", Required: true},
+			&cli.StringFlag{Name: "target", Usage: "the GPU whose code object to replace (target ID, GPU name or bundle ID)"},
+			&cli.IntSliceFlag{Name: "index", Usage: "replace only the code object of this index (as goffload list numbers them; repeatable)"},
+			&cli.IntSliceFlag{Name: "bundle", Usage: "replace only in the bundles of this number (as goffload list names them: bundle N; repeatable)"},
 			&cli.StringFlag{Name: "with", Usage: "file holding the new code object", Required: true},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output file"},
 			&cli.BoolFlag{Name: "in-place", Usage: "replace the input (through a temporary file and rename)"},
@@ -111,12 +113,24 @@ func runReplace(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	switch {
+	case target == nil && !c.IsSet("index"):
+		return usage("replace: say what to replace with --target or --index")
+	case c.IsSet("bundle") && target == nil:
+		return usage("replace: --bundle chooses bundles; --target then chooses the code object in each")
+	case target == nil:
+		target = &targetid.Target{}
+	}
+	at, err := positions(c)
+	if err != nil {
+		return err
+	}
 	with, size, err := openInput(c.String("with"), c.App.Reader)
 	if err != nil {
 		return err
 	}
 	defer with.Close()
-	return rewrite(c, prune.Options{Replace: &prune.Replacement{Target: *target, Data: with, Size: size, Force: c.Bool("force")}, Level: c.Int("level")})
+	return rewrite(c, prune.Options{Replace: &prune.Replacement{Target: *target, At: at, Data: with, Size: size, Force: c.Bool("force")}, Level: c.Int("level")})
 }
 
 // rewrite runs a prune or replace from IN to -o, --in-place or nowhere.
@@ -155,7 +169,7 @@ func rewrite(c *cli.Context, opts prune.Options) error {
 	}); err != nil {
 		return err
 	}
-	if opts.Replace != nil {
+	if opts.Replace != nil && opts.Replace.Target.Processor != "" {
 		if err := checkTargets("target", []targetid.Target{opts.Replace.Target}, func() []string {
 			return inspect.Read(f, size, in, &inspect.Options{SkipHeaders: true}).Processors()
 		}); err != nil {
@@ -204,6 +218,53 @@ func rewrite(c *cli.Context, opts prune.Options) error {
 		return problem("%v", err)
 	}
 	return nil
+}
+
+// positions reads replace's --index and --bundle: where the code objects
+// they name lie in the input.
+func positions(c *cli.Context) ([]prune.Position, error) {
+	if !c.IsSet("index") && !c.IsSet("bundle") {
+		return nil, nil
+	}
+	if c.NArg() != 1 || c.Args().First() == "-" {
+		return nil, usage("replace: --index and --bundle need one input file")
+	}
+	l, err := readListing(c.Args().First(), c.App.Reader, &inspect.Options{SkipHeaders: true})
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	var picked []*inspect.Object
+	for _, i := range c.IntSlice("index") {
+		if i < 0 || i >= len(l.Objects) || l.Objects[i].Host || l.Objects[i].Nested > 0 {
+			return nil, usage("replace: --index %d is not a device code object of %s (goffload list numbers them)", i, l.File)
+		}
+		picked = append(picked, l.Objects[i])
+	}
+	for _, n := range c.IntSlice("bundle") {
+		step := fmt.Sprintf("bundle %d", n)
+		found := false
+		for _, o := range l.Devices() {
+			for _, p := range o.Path {
+				if p == step || strings.HasPrefix(p, step+" (") {
+					picked, found = append(picked, o), true
+					break
+				}
+			}
+		}
+		if !found {
+			return nil, usage("replace: %s has no %s (goffload list names the bundles)", l.File, step)
+		}
+	}
+	var at []prune.Position
+	for _, o := range picked {
+		off, inner := o.Position()
+		if off < 0 {
+			return nil, usage("replace: %s cannot be chosen by --index or --bundle (its bytes lie in no range of the file); use --target", o.Where())
+		}
+		at = append(at, prune.Position{Offset: off, Inner: inner})
+	}
+	return at, nil
 }
 
 // targetFlag names the flag a rewrite's targets came from.

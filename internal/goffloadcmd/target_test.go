@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -240,5 +241,66 @@ func TestExtractOntoFolder(t *testing.T) {
 	_, stderr, code := run(t, "extract", "--target", "gfx1030", "-o", ex, lib)
 	if code != 1 || strings.Contains(stderr, ".tmp") || !strings.Contains(stderr, "gfx1030.co is a folder") {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// replace --index and --bundle choose which translation units' code is
+// replaced, plain and compressed.
+func TestReplaceIndexBundle(t *testing.T) {
+	for _, file := range []string{"libmulti.so", "libmulti-ccob.so"} {
+		in := copyReal(t, file)
+		dir := filepath.Dir(in)
+		ex := filepath.Join(dir, "ex")
+		// The smallest gfx942 code object goes in place of another
+		// bundle's (a linked file's .hip_fatbin cannot grow).
+		before := objects(t, in)
+		var gfx942 []int
+		small := -1
+		for _, o := range before.Devices() {
+			if strings.Contains(o.ID, "gfx942") {
+				gfx942 = append(gfx942, o.Index)
+				if small < 0 || o.Size < before.Objects[gfx942[small]].Size {
+					small = len(gfx942) - 1
+				}
+			}
+		}
+		if _, stderr, code := run(t, "extract", "--index", strconv.Itoa(gfx942[small]), "-o", ex, in); code != 0 {
+			t.Fatalf("%s: %s", file, stderr)
+		}
+		m, _ := filepath.Glob(filepath.Join(ex, "*"))
+		with, _ := os.ReadFile(m[0])
+		others := []int{(small + 1) % 3, (small + 2) % 3}
+		for _, c := range []struct {
+			args    []string
+			changed int // index into gfx942
+		}{
+			{[]string{"--index", strconv.Itoa(gfx942[others[0]])}, others[0]},
+			{[]string{"--bundle", strconv.Itoa(others[1]), "--target", "gfx942:sramecc+:xnack-"}, others[1]},
+		} {
+			out := filepath.Join(dir, "out")
+			args := append(append([]string{"replace"}, c.args...), "--with", m[0], "-o", out, in)
+			stdout, stderr, code := run(t, args...)
+			if code != 0 || strings.Count(stdout, "\nreplaced ") != 1 {
+				t.Fatalf("%s %v: exit %d: %s%s", file, c.args, code, stdout, stderr)
+			}
+			after := objects(t, out)
+			for k, i := range gfx942 {
+				got := bytesOf(t, after.Objects[i])
+				want := bytesOf(t, before.Objects[i])
+				if k == c.changed {
+					want = with
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s %v: object #%d: %d bytes, want %d", file, c.args, i, len(got), len(want))
+				}
+			}
+			os.Remove(out)
+		}
+		if _, stderr, code := run(t, "replace", "--index", "0", "--with", m[0], "-o", filepath.Join(dir, "o"), in); code != 2 {
+			t.Errorf("%s: --index of the host entry: exit %d: %s", file, code, stderr)
+		}
+		if _, stderr, code := run(t, "replace", "--bundle", "9", "--target", "gfx942", "--with", m[0], "-o", filepath.Join(dir, "o"), in); code != 2 {
+			t.Errorf("%s: --bundle 9: exit %d: %s", file, code, stderr)
+		}
 	}
 }
