@@ -158,9 +158,14 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 	if tail < l.newEnd {
 		return refuse("the new device code (%d bytes) does not fit where the old was (%d bytes)", newSize, tail-fat.off)
 	}
-	m := shift{fatOff: fat.off, tail: tail, delta: alignDown(tail-l.newEnd, l.align)}
+	m := shift{fatOff: fat.off, tail: tail, delta: alignDown(tail-l.newEnd, l.align), room: l.room}
 
-	// The gap, then the rest of the file.
+	// The moved sections, the gap, then the rest of the file.
+	if l.room != nil {
+		if err := l.room.write(w, out, f); err != nil {
+			return err
+		}
+	}
 	if err := w.zeros(tail - m.delta); err != nil {
 		return err
 	}
@@ -177,6 +182,9 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 		base = 0
 	}
 	if err := patchPointers(out, ptrs, newStart, base, m); err != nil {
+		return err
+	}
+	if err := f.patchMoved(out, l.room, m); err != nil {
 		return err
 	}
 	s.report.SizeAft = int64(w.n)
@@ -237,6 +245,7 @@ func (s *selector) writeBundles(w *counter, f *elfFile, fat *shdr, spans []span)
 // fatbinLayout is how a rewritten file's program headers and the part after
 // .hip_fatbin are placed.
 type fatbinLayout struct {
+	room   *room  // sections moved to make room for a program header, or nil
 	phdrs  []phdr // the new program headers
 	phoff  uint64 // the new program header table's offset
 	newEnd uint64 // where the new bundles (and a moved program header table) end
@@ -289,26 +298,24 @@ func (s *selector) layoutSegments(f *elfFile, fat *shdr, tail uint64, l *fatbinL
 	if o2 != tail {
 		return refuse("unexpected bytes between .hip_fatbin and the next section")
 	}
-	p := alignUp(l.newEnd, 8)
-	end := p + uint64(len(f.phdrs)+1)*phdrSize
-	vEnd := L.vaddr + (end - L.off)
-	// Kernels before Linux 5.18 place AT_PHDR at the first
-	// PT_LOAD's bias plus e_phoff: the new table must lie at the
-	// same bias, i.e. in a segment mapped like the first one.
-	sameBias := true
-	for _, q := range f.phdrs {
-		if q.typ == ptLoad {
-			sameBias = q.vaddr-q.off == L.vaddr-L.off
-			break
-		}
+	// The program header table stays where it is with one more entry;
+	// the sections in its way move after the new bundles (phdrroom.go).
+	rm, err := f.makeRoom(uint64(len(f.phdrs) + 1))
+	if err != nil {
+		return err
 	}
-	if alignUp(vEnd, page) <= alignDown(next, page) && o2-end >= l.align && (sameBias || f.typ == etDyn && !f.hasInterp()) {
-		// Split: the first part ends after the new bundles and
-		// the new program header table; the second starts at the
-		// next section's unchanged address, from a file offset
-		// moved down by a multiple of the alignment.
+	end := l.newEnd
+	if rm != nil {
+		end = rm.place(end, L.vaddr-L.off)
+	}
+	vEnd := L.vaddr + (end - L.off)
+	if alignUp(vEnd, page) <= alignDown(next, page) && o2-end >= l.align {
+		// Split: the first part ends after the new bundles (and the
+		// moved sections); the second starts at the next section's
+		// unchanged address, from a file offset moved down by a
+		// multiple of the alignment.
 		l.split = li
-		l.phoff = p
+		l.room = rm
 		l.newEnd = end
 		L1 := L
 		L1.filesz, L1.memsz = end-L.off, end-L.off
@@ -320,7 +327,7 @@ func (s *selector) layoutSegments(f *elfFile, fat *shdr, tail uint64, l *fatbinL
 	} else {
 		// Too little freed to unmap: keep the segment whole.
 		l.newEnd = tail
-		s.report.Notes = append(s.report.Notes, "the segment holding .hip_fatbin is not split (less than a page freed, or program headers that could not safely move): the file keeps its size")
+		s.report.Notes = append(s.report.Notes, "the segment holding .hip_fatbin is not split (less than a page freed): the file keeps its size")
 	}
 	return nil
 }
@@ -329,10 +336,14 @@ func (s *selector) layoutSegments(f *elfFile, fat *shdr, tail uint64, l *fatbinL
 // those before it stay, those from tail on move down by delta.
 type shift struct {
 	fatOff, tail, delta uint64
+	room                *room
 }
 
 func (m shift) conv(off uint64) (uint64, error) {
 	switch {
+	case m.room.moving(off) != nil:
+		o, _ := m.room.conv(off)
+		return o, nil
 	case off < m.fatOff:
 		return off, nil
 	case off >= m.tail:
@@ -352,9 +363,12 @@ func (f *elfFile) patchHeaders(out Output, l *fatbinLayout, m shift, fatIdx int,
 		case split >= 0 && i == split+1:
 			p.off -= m.delta
 		case split >= 0 && p.typ == ptPhdr:
-			p.off, p.filesz, p.memsz = phoff, uint64(len(phdrs))*phdrSize, uint64(len(phdrs))*phdrSize
-			L := f.phdrs[split]
-			p.vaddr, p.paddr = L.vaddr+(phoff-L.off), L.paddr+(phoff-L.off)
+			p.filesz, p.memsz = uint64(len(phdrs))*phdrSize, uint64(len(phdrs))*phdrSize
+		case p.typ != ptLoad && p.filesz > 0 && l.room.moving(p.off) != nil:
+			mv := l.room.moving(p.off)
+			p.off += mv.to - mv.start
+			p.vaddr += mv.dva
+			p.paddr += mv.dva
 		case i != split && p.off >= m.tail:
 			p.off -= m.delta
 		}
@@ -382,6 +396,10 @@ func (f *elfFile) patchHeaders(out Output, l *fatbinLayout, m shift, fatIdx int,
 	sh := make([]byte, len(f.shdrs)*shdrSize)
 	for i, x := range f.shdrs {
 		switch {
+		case x.typ != shtNobits && x.size > 0 && l.room.moving(x.off) != nil:
+			mv := l.room.moving(x.off)
+			x.off += mv.to - mv.start
+			x.addr += mv.dva
 		case i == fatIdx:
 			x.size = newSize
 		case x.off >= m.tail:
