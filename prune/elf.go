@@ -215,7 +215,7 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 		var err error
 		switch s.typ {
 		case shtRelr:
-			return nil, refuse("packed relative relocations (%s) are not rewritten", s.name)
+			err = ps.packedRelocations(s)
 		case shtRel:
 			if s.size > 0 {
 				return nil, refuse("REL relocations (%s) are not rewritten", s.name)
@@ -373,6 +373,59 @@ func (ps *pointerScan) relativeRelocation(s shdr, r rela) error {
 		}
 	}
 	return nil
+}
+
+// forRelr calls fn with each address a SHT_RELR section relocates (packed
+// relative relocations: an even word is an address, an odd word a bitmap
+// of the 63 words after the last address or bitmap).
+func forRelr(data []byte, fn func(place uint64) error) error {
+	var next uint64
+	for j := 0; j+8 <= len(data); j += 8 {
+		w := le.Uint64(data[j:])
+		if w&1 == 0 {
+			if err := fn(w); err != nil {
+				return err
+			}
+			next = w + 8
+			continue
+		}
+		for i := uint64(0); i < 63; i++ {
+			if w>>(i+1)&1 != 0 {
+				if err := fn(next + i*8); err != nil {
+					return err
+				}
+			}
+		}
+		next += 63 * 8
+	}
+	return nil
+}
+
+// packedRelocations handles a SHT_RELR section: each place it relocates
+// holds its address in place, which may be a bundle start.
+func (ps *pointerScan) packedRelocations(s shdr) error {
+	data, err := ps.f.read(s.off, s.size, s.name)
+	if err != nil {
+		return err
+	}
+	return forRelr(data, func(place uint64) error {
+		ps.relocated[place] = true
+		fo, ok := ps.fileOf(place)
+		if !ok {
+			return nil
+		}
+		v, err := ps.f.read(fo, 8, "relocated field")
+		if err != nil || !ps.inFat(le.Uint64(v)) {
+			return err
+		}
+		b, ok := ps.starts[le.Uint64(v)]
+		if !ok {
+			return refuse("%s relocates the field at %#x, which points into .hip_fatbin at %#x, not at a bundle start", s.name, place, le.Uint64(v))
+		}
+		ps.ptrs = append(ps.ptrs, pointer{fo, b, false})
+		ps.toBundle[place] = true
+		return nil
+	})
 }
 
 // symbols finds the symbols of symbol table s (section i) that point at

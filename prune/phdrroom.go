@@ -343,6 +343,22 @@ func (f *elfFile) patchMoved(out Output, r *room, m shift) error {
 					}
 				}
 			}
+		case shtRelr:
+			d, err := f.read(s.off, s.size, s.name)
+			if err != nil {
+				return err
+			}
+			err = forRelr(d, func(place uint64) error {
+				for _, mv := range r.moves() {
+					if mv.inVA(place) {
+						return refuse("%s relocates a section that must move to make room for a program header", s.name)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
 		case shtRela:
 			d, err := f.read(s.off, s.size, s.name)
 			if err != nil {

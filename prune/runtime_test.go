@@ -259,6 +259,17 @@ func TestPruneLinked(t *testing.T) {
 		{"shared GNU ld", func() string {
 			return tc.link(t, "lib-bfd.so", "-shared", "-fuse-ld=bfd", pic("k1"), pic("throw"))
 		}, true, false},
+		// Packed relative relocations (DT_RELR): the wrappers hold
+		// their bundle's address in place, .relr.dyn lists them.
+		{"shared lld RELR", func() string {
+			return tc.link(t, "lib-lld-relr.so", "-shared", "-fuse-ld=lld", "-Wl,-z,pack-relative-relocs", pic("k1"), pic("throw"))
+		}, true, false},
+		{"shared GNU ld RELR", func() string {
+			return tc.link(t, "lib-bfd-relr.so", "-shared", "-fuse-ld=bfd", "-Wl,-z,pack-relative-relocs", pic("k1"), pic("throw"))
+		}, true, false},
+		{"PIE lld RELR", func() string {
+			return tc.link(t, "exe-pie-lld-relr", "-fuse-ld=lld", "-pie", "-Wl,-z,pack-relative-relocs", pic("main"), pic("k2"))
+		}, false, false},
 		{"shared lld compressed", func() string {
 			return tc.link(t, "lib-lld-z.so", "-shared", "-fuse-ld=lld", pic("k1", "--offload-compress"), pic("throw", "--offload-compress"))
 		}, true, true},
@@ -448,9 +459,6 @@ func TestPruneRefused(t *testing.T) {
 			tc.run(t, tc.clang, "-fuse-ld=lld", "-nostdlib", "-r", "-o", "mixed.o", rdc, th)
 			return filepath.Join(tc.dir, "mixed.o")
 		}, "both in .hip_fatbin and in __CLANG_OFFLOAD_BUNDLE__"},
-		{"packed relative relocations", func() string {
-			return tc.link(t, "lib-relr.so", "-shared", "-fuse-ld=lld", "-Wl,-z,pack-relative-relocs", k1, th)
-		}, "packed relative relocations"},
 		{"stripped section headers", func() string {
 			out := filepath.Join(tc.dir, "lib-nosh.so")
 			tc.run(t, objcopy, "--strip-sections", base, out)
