@@ -137,14 +137,20 @@ func (s *selector) rewriteFatbin(out Output, f *elfFile) error {
 	if err := copyRange(w, f.r, 0, fat.off); err != nil {
 		return err
 	}
-	newStart, err := s.writeBundles(w, f, fat, spans)
+	decided := len(s.report.Decisions)
+	newStart, err := s.writeBundles(w, f, fat, fat.off, spans)
 	if err != nil {
 		return err
 	}
 	newSize := w.n - fat.off
 	fatEnd := fat.off + fat.size
 	if newSize > fat.size {
-		return refuse("the new device code (%d bytes) is larger than .hip_fatbin (%d bytes): growing it in a linked file is not supported", newSize, fat.size)
+		if f.typ == etRel {
+			return refuse("the new device code (%d bytes) is larger than .hip_fatbin (%d bytes): growing it in a relocatable object is not supported", newSize, fat.size)
+		}
+		// Written again, in a segment of its own (grow.go).
+		s.report.Decisions = s.report.Decisions[:decided]
+		return s.growFatbin(out, f, fat, fatIdx, spans, ptrs)
 	}
 
 	// Where the rest of the file starts, and how far it can move.
@@ -215,17 +221,17 @@ func (f *elfFile) bundlePointers(fat *shdr, fatIdx int, spans []span) ([]pointer
 }
 
 // writeBundles writes the bundles of .hip_fatbin, rewritten, each at the
-// next 4 KiB boundary from the section's start (w is at the section's
-// offset), and returns where each starts in the new section.
-func (s *selector) writeBundles(w *counter, f *elfFile, fat *shdr, spans []span) ([]uint64, error) {
+// next 4 KiB boundary from the new section's start at output offset dst
+// (where w is), and returns where each starts in the new section.
+func (s *selector) writeBundles(w *counter, f *elfFile, fat *shdr, dst uint64, spans []span) ([]uint64, error) {
 	newStart := make([]uint64, len(spans))
 	base := s.base
 	defer func() { s.base = base }()
 	for i, sp := range spans {
-		if err := w.zeros(fat.off + alignUp(w.n-fat.off, 4096)); err != nil {
+		if err := w.zeros(dst + alignUp(w.n-dst, 4096)); err != nil {
 			return nil, err
 		}
-		newStart[i] = w.n - fat.off
+		newStart[i] = w.n - dst
 		where := fmt.Sprintf(".hip_fatbin › bundle %d", i)
 		sr := io.NewSectionReader(f.r, int64(fat.off+sp.start), int64(sp.end-sp.start))
 		var err error

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/targetid"
 )
 
 // TestPackagingPipeline: what distributions and packagers do to a linked
@@ -63,6 +64,24 @@ func TestPackagingPipeline(t *testing.T) {
 			if _, err := rewriteFile(t, in, pruned, Options{Keep: targets("gfx90a")}); err != nil {
 				t.Fatal(err)
 			}
+			// Grown: gfx90a's code replaced by 256 KiB, more than
+			// .hip_fatbin holds: the bundles move to a new segment.
+			big := bytes.Repeat([]byte("not a code object, but larger "), 256<<10/30)
+			grown, grownWant := in+".grown", []map[string][]byte{}
+			if _, err := rewriteFile(t, in, grown, Options{Replace: &Replacement{Target: targetid.MustParseTarget("gfx90a:xnack+"),
+				Data: bytes.NewReader(big), Size: int64(len(big)), Force: true}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range all {
+				m := map[string][]byte{}
+				for id, b := range e {
+					m[id] = b
+					if strings.Contains(id, "gfx90a") {
+						m[id] = big
+					}
+				}
+				grownWant = append(grownWant, m)
+			}
 			base := "prog"
 			if k.lib {
 				base = "libpipe.so"
@@ -77,6 +96,20 @@ func TestPackagingPipeline(t *testing.T) {
 							f := filepath.Join(res.dir, strings.ReplaceAll(s.load, "@", base))
 							pipeCheckDone(t, tc, s, f)
 							pipeCheckLoad(t, tc, argv(f), all, out0)
+						}
+					})
+					t.Run("grown", func(t *testing.T) {
+						var control *pipeResult
+						if s.talks {
+							c := pipeRun(t, paths, s, in, base)
+							control = &c
+						}
+						res := pipeRun(t, paths, s, grown, base)
+						pipeCheckQuiet(t, s, res, control)
+						if s.load != "" {
+							f := filepath.Join(res.dir, strings.ReplaceAll(s.load, "@", base))
+							pipeCheckDone(t, tc, s, f)
+							pipeCheckLoad(t, tc, argv(f), grownWant, out0)
 						}
 					})
 					t.Run("pruned", func(t *testing.T) {

@@ -427,16 +427,35 @@ func TestPruneLinked(t *testing.T) {
 			}
 			tc.checkLLVM(t, replaced, nil)
 
-			// A code object that cannot fit is refused.
+			// A code object larger than .hip_fatbin: the bundles move to
+			// a new segment at the end, and the program still loads
+			// them.
 			huge := make([]byte, 1<<20)
 			for i, x := 0, uint32(1); i < len(huge); i++ {
 				x = x*1664525 + 1013904223
 				huge[i] = byte(x >> 24) // incompressible
 			}
-			_, err = rewriteFile(t, in, in+".huge", Options{Replace: &Replacement{Target: gfx90a, Data: bytes.NewReader(huge), Size: int64(len(huge)), Force: true}})
-			if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "larger than .hip_fatbin") {
-				t.Errorf("a 1 MiB replacement: %v", err)
+			grown := in + ".grown"
+			if _, err = rewriteFile(t, in, grown, Options{Replace: &Replacement{Target: gfx90a, Data: bytes.NewReader(huge), Size: int64(len(huge)), Force: true}}); err != nil {
+				t.Fatalf("a 1 MiB replacement: %v", err)
 			}
+			regs, out3 := tc.record(t, argv(grown)...)
+			if out3 != out0 || len(regs) != len(before) {
+				t.Fatalf("grown: output %q, %d registrations", out3, len(regs))
+			}
+			for i := range regs {
+				a, b := entries(t, regs[i]), entries(t, before[i])
+				for id, data := range b {
+					want := data
+					if strings.Contains(id, "gfx90a") {
+						want = huge
+					}
+					if !bytes.Equal(a[id], want) {
+						t.Errorf("grown: bundle %d: %s is %d bytes, want %d", i, id, len(a[id]), len(want))
+					}
+				}
+			}
+			tc.checkLLVM(t, grown, nil)
 		})
 	}
 }
