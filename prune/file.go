@@ -60,7 +60,8 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 	}
 	if !r.Changed() {
 		// Nothing dropped or replaced: the input as it was, whatever the
-		// containers' writers would have made of it.
+		// containers' writers would have made of it (and said of it).
+		r.Notes = nil
 		if err := copyInput(out, in, size, r.SizeAft); err != nil {
 			return r, fmt.Errorf("%s: %w", name, err)
 		}
