@@ -156,9 +156,15 @@ func pipeObject(t *testing.T, tc *toolchain, src string, pic, compress bool) str
 // pipeKinds are the shared libraries and executables of TestPruneLinked
 // (without its RDC libraries).
 func pipeKinds() []pipeKind {
-	lib := func(out, ld string, z bool) func(*testing.T, *toolchain) string {
+	lib := func(out, ld string, z bool, flags ...string) func(*testing.T, *toolchain) string {
 		return func(t *testing.T, tc *toolchain) string {
-			return tc.link(t, out, "-shared", "-fuse-ld="+ld, pipeObject(t, tc, "k1", true, z), pipeObject(t, tc, "throw", true, z))
+			return tc.link(t, out, append([]string{"-shared", "-fuse-ld=" + ld, pipeObject(t, tc, "k1", true, z), pipeObject(t, tc, "throw", true, z)}, flags...)...)
+		}
+	}
+	rdc := func(out, ld string) func(*testing.T, *toolchain) string {
+		return func(t *testing.T, tc *toolchain) string {
+			k1 := tc.compile(t, "k1.hip", "pipe-k1-pic-rdc.o", "-fPIC", "-fgpu-rdc", "-Xarch_host", "-g")
+			return tc.link(t, out, append([]string{"-shared", "-fuse-ld=" + ld, "--hip-link", "-fgpu-rdc", pipeObject(t, tc, "throw", true, false), k1}, archs...)...)
 		}
 	}
 	exe := func(out, ld string, pie bool) func(*testing.T, *toolchain) string {
@@ -174,6 +180,10 @@ func pipeKinds() []pipeKind {
 		{"shared lld", true, lib("pipe-lib-lld.so", "lld", false)},
 		{"shared GNU ld", true, lib("pipe-lib-bfd.so", "bfd", false)},
 		{"shared lld compressed", true, lib("pipe-lib-lld-z.so", "lld", true)},
+		{"shared lld RELR", true, lib("pipe-lib-lld-relr.so", "lld", false, "-Wl,-z,pack-relative-relocs")},
+		{"shared GNU ld RELR", true, lib("pipe-lib-bfd-relr.so", "bfd", false, "-Wl,-z,pack-relative-relocs")},
+		{"shared lld RDC", true, rdc("pipe-lib-lld-rdc.so", "lld")},
+		{"shared GNU ld RDC", true, rdc("pipe-lib-bfd-rdc.so", "bfd")},
 		{"PIE lld", false, exe("pipe-exe-pie-lld", "lld", true)},
 		{"non-PIE lld", false, exe("pipe-exe-nopie-lld", "lld", false)},
 		{"PIE GNU ld", false, exe("pipe-exe-pie-bfd", "bfd", true)},
