@@ -75,14 +75,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		ErrWriter:              stderr,
 		HideVersion:            true,
 		UseShortOptionHandling: true,
-		Commands:               []*cli.Command{listCommand(), extractCommand(), pruneCommand(), replaceCommand()},
+		Commands:               []*cli.Command{listCommand(), checkCommand(), extractCommand(), pruneCommand(), replaceCommand()},
 		ExitErrHandler:         func(*cli.Context, error) {}, // Main prints
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return usage("%v (see --help)", err)
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usage("no command %q (commands: list, extract, prune, replace; see goffload --help)", c.Args().First())
+				return usage("no command %q (commands: list, check, extract, prune, replace; see goffload --help)", c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},

@@ -2,6 +2,7 @@ package goffloadcmd
 
 import (
 	"encoding/json"
+	"os"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/targetid"
+	"github.com/goffload/goffload/tree"
 	"github.com/urfave/cli/v2"
 )
 
@@ -63,7 +65,30 @@ func runList(c *cli.Context) error {
 	out := c.App.Writer
 	var listings []*inspect.Listing
 	status := exitOK
+	noCode := -1 // files without device code in the folders named
 	for _, name := range c.Args().Slice() {
+		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+			files, err := tree.Walk([]string{name}, &tree.Options{SkipHeaders: opts.SkipHeaders})
+			if err != nil {
+				return usage("%v", err)
+			}
+			noCode = max(noCode, 0)
+			for _, f := range files {
+				switch {
+				case f.Err != nil:
+					fmt.Fprintf(c.App.ErrWriter, "goffload: %v\n", f.Err)
+					status = max(status, exitProblem)
+				case len(f.Listing.Objects) == 0 && len(f.Listing.Errors) == 0:
+					noCode++
+				default:
+					listings = append(listings, f.Listing)
+					if len(f.Listing.Errors) > 0 {
+						status = max(status, exitProblem)
+					}
+				}
+			}
+			continue
+		}
 		l, err := readListing(name, c.App.Reader, opts)
 		if err != nil {
 			var ee *exitError
@@ -92,11 +117,14 @@ func runList(c *cli.Context) error {
 	}
 	switch {
 	case c.Bool("json"):
-		err = writeJSON(out, listings, target)
+		err = writeJSON(out, listings, noCode)
 	case c.Bool("uri"):
 		err = writeURIs(out, listings)
 	default:
 		err = writeTable(out, listings, target, holds)
+		if err == nil && noCode >= 0 {
+			_, err = fmt.Fprintf(out, "%d file(s) without device code\n", noCode)
+		}
 	}
 	if err != nil {
 		return problem("writing output: %v", err)
@@ -468,6 +496,9 @@ type jsonSummary struct {
 	CodeObjects int                    `json:"code_objects"`
 	Errors      int                    `json:"errors"`
 	Targets     map[string]jsonPerTarg `json:"targets"`
+	// NoCode counts, when folders were named, their files without
+	// device code.
+	NoCode *int `json:"files_without_device_code,omitempty"`
 }
 
 type jsonPerTarg struct {
@@ -477,8 +508,11 @@ type jsonPerTarg struct {
 
 func ptr[T any](v T) *T { return &v }
 
-func writeJSON(w io.Writer, ls []*inspect.Listing, _ *targetid.Target) error {
+func writeJSON(w io.Writer, ls []*inspect.Listing, noCode int) error {
 	out := jsonOutput{Files: []jsonFile{}, Summary: jsonSummary{Targets: map[string]jsonPerTarg{}}}
+	if noCode >= 0 {
+		out.Summary.NoCode = &noCode
+	}
 	for _, l := range ls {
 		f := jsonFile{File: l.File, Kind: l.Kind, Objects: []jsonObject{}, Wrappers: []jsonWrapper{}, Errors: []jsonError{}}
 		for _, o := range l.Objects {

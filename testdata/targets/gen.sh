@@ -15,6 +15,10 @@
 #   anymode.hipfb   gfx90a, gfx942, gfx1100 (builds for any mode)
 #   libmodes.so     k1.hip for gfx90a:xnack+, gfx90a:xnack-, gfx1030, linked
 #                   with ld.lld -shared (the .hip_fatbin holds one bundle)
+#   libk2.so        k2.hip for gfx1030 only
+#   app             main.hip for gfx90a and gfx1030, DT_NEEDED libk2.so,
+#                   libmodes.so and libamdhip64.so (not shipped), RUNPATH
+#                   $ORIGIN: a program one of whose libraries lacks gfx90a
 # Each .hipfb is what clang writes for a non-RDC HIP compile: the bundler run
 # as clang runs it (-type=o -bundle-align=4096, an empty host entry from
 # /dev/null, one code object per GPU made by clang --cuda-device-only).
@@ -35,7 +39,7 @@ unset COMPRESSED_BUNDLE_FORMAT_VERSION OFFLOAD_BUNDLER_COMPRESS OFFLOAD_BUNDLER_
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$here"/../inspect/src/hip.h "$here"/../inspect/src/k1.hip "$here"/../../e2e/testdata/stub.c "$work"/
+cp "$here"/../inspect/src/hip.h "$here"/../inspect/src/k1.hip "$here"/../inspect/src/k2.hip "$here"/../inspect/src/main.hip "$here"/../../e2e/testdata/stub.c "$work"/
 cd "$work"
 
 # co ARCH: one device code object, as clang makes it for a HIP compile.
@@ -62,4 +66,11 @@ fatbin anymode.hipfb gfx90a gfx942 gfx1100
 "$CLANG" -shared -fPIC -fuse-ld=lld -Wl,--build-id=none stub.c -o libamdhip64.so
 "$CLANG" -x hip -nogpulib -nogpuinc -fdebug-compilation-dir=. -cuid=targets-so -fPIC \
   --offload-arch=gfx90a:xnack+ --offload-arch=gfx90a:xnack- --offload-arch=gfx1030 -c k1.hip -o k1.o
-"$CLANG" -fuse-ld=lld -shared -fPIC k1.o -L. -lamdhip64 -Wl,--build-id=none -o "$out/libmodes.so"
+"$CLANG" -fuse-ld=lld -shared -fPIC k1.o -L. -lamdhip64 -Wl,--build-id=none -Wl,-soname,libmodes.so -o "$out/libmodes.so"
+
+hip() { "$CLANG" -x hip -nogpulib -nogpuinc -fdebug-compilation-dir=. "$@"; }
+hip -cuid=targets-k2 -fPIC --offload-arch=gfx1030 -c k2.hip -o k2.o
+"$CLANG" -fuse-ld=lld -shared -fPIC k2.o -L. -lamdhip64 -Wl,--build-id=none -Wl,-soname,libk2.so -o "$out/libk2.so"
+cp "$out/libmodes.so" "$out/libk2.so" .
+hip -cuid=targets-main -fPIE --offload-arch=gfx90a --offload-arch=gfx1030 -c main.hip -o main.o
+"$CLANG" -fuse-ld=lld -pie main.o -L. -lk2 -lmodes -lamdhip64 -Wl,--build-id=none '-Wl,-rpath,$ORIGIN' -Wl,--enable-new-dtags -o "$out/app"

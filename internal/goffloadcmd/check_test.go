@@ -1,0 +1,105 @@
+package goffloadcmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func checkSchema(t *testing.T) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/goffload-check.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decode(t, data).(map[string]any)
+}
+
+// check names the library a program loads that lacks the GPU's code,
+// with the exit status as the contract says, in a table and in JSON.
+func TestCheckCommand(t *testing.T) {
+	app := "../../testdata/targets/app"
+	out, stderr, code := run(t, "check", "--gpu", "gfx90a", app)
+	if code != 1 || !strings.Contains(out, "none") || !strings.Contains(out, "libk2.so") || !strings.Contains(out, "loaded by "+app) {
+		t.Errorf("gfx90a: exit %d\n%s%s", code, out, stderr)
+	}
+	if _, stderr, code := run(t, "check", "--gpu", "gfx1030", app); code != 0 {
+		t.Errorf("gfx1030: exit %d: %s", code, stderr)
+	}
+	out, _, code = run(t, "check", "--gpu", "gfx1031", app)
+	if code != 1 || !strings.Contains(out, "HSA_OVERRIDE_GFX_VERSION=10.3.0 would run its gfx1030 code") {
+		t.Errorf("gfx1031: exit %d\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"check", "--gpu", "GFX90A", app},
+		{"check", "--gpu", "gfx90a:xnack", app},
+		{"check", "--gpu", "gfx90a", filepath.Join(t.TempDir(), "missing")},
+		{"check", app},
+	} {
+		if _, stderr, code := run(t, args...); code != 2 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	schema := checkSchema(t)
+	for _, gpus := range []string{"gfx90a", "gfx90a,gfx1030"} {
+		out, _, _ := run(t, "check", "--json", "--gpu", gpus, app, "../../testdata/targets/generic.hipfb")
+		doc := decode(t, []byte(out))
+		if errs := validate(schema, doc); len(errs) > 0 {
+			t.Fatalf("%s: schema violations:\n%s", gpus, strings.Join(errs, "\n"))
+		}
+		var got struct {
+			Files []struct {
+				File, Verdict string
+				LoadedBy      string `json:"loaded_by"`
+				Verdicts      map[string]struct{ Verdict string }
+			}
+		}
+		json.Unmarshal([]byte(out), &got)
+		found := false
+		for _, f := range got.Files {
+			if strings.HasSuffix(f.File, "libk2.so") {
+				found = true
+				if f.Verdict != "none" || (strings.Contains(gpus, ",") && f.Verdicts["gfx1030"].Verdict != "exact") {
+					t.Errorf("%s: libk2.so %+v", gpus, f)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no entry for libk2.so:\n%s", gpus, out)
+		}
+	}
+	// --gpu auto reads the KFD topology.
+	sys := t.TempDir()
+	d := filepath.Join(sys, "class/kfd/kfd/topology/nodes/1")
+	os.MkdirAll(d, 0o755)
+	os.WriteFile(filepath.Join(d, "properties"), []byte("gfx_target_version 100300\n"), 0o644)
+	out, stderr, code = run(t, "check", "--gpu", "auto", "--sysfs", sys, app)
+	if code != 0 || !strings.Contains(out, "GFX1030") {
+		t.Errorf("--gpu auto: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// list of a folder: the files with device code, each once, and how many
+// hold none.
+func TestListFolder(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"libmodes.so", "generic.hipfb", "gen.sh"} {
+		data, _ := os.ReadFile(filepath.Join("../../testdata/targets", f))
+		os.WriteFile(filepath.Join(dir, f), data, 0o644)
+	}
+	os.Symlink("libmodes.so", filepath.Join(dir, "libmodes.so.1"))
+	out, stderr, code := run(t, "list", dir)
+	if code != 0 || strings.Count(out, ": ELF shared object") != 1 || !strings.Contains(out, "1 file(s) without device code") {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = run(t, "list", "--json", dir)
+	doc := decode(t, []byte(out))
+	if errs := validate(loadSchema(t), doc); len(errs) > 0 {
+		t.Fatalf("schema violations:\n%s", strings.Join(errs, "\n"))
+	}
+	if n := doc.(map[string]any)["summary"].(map[string]any)["files_without_device_code"]; n == nil || n.(json.Number).String() != "1" {
+		t.Errorf("files_without_device_code: %v", n)
+	}
+}

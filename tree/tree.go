@@ -1,0 +1,180 @@
+// Package tree lists, checks and prunes the device code of whole installs:
+// folders (a ROCm install, a virtual environment's site-packages), wheels
+// and the programs and libraries a program loads. It walks files in
+// parallel and asks package inspect what each holds, package targetid's
+// one rule what a GPU loads, and package prune to rewrite them.
+package tree
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"syscall"
+
+	"github.com/goffload/goffload/inspect"
+)
+
+// A File is one file of a walk: a file named, a file found in a folder, or
+// a library a program loads.
+type File struct {
+	// Path is the file as found: a named path, or one joined below a
+	// named folder.
+	Path string
+	// Root is the named path the file was found from.
+	Root string
+	// Size is the file's size in bytes.
+	Size int64
+	// Listing is what the file holds (objects without their readers:
+	// the file is closed), or nil when it could not be read (Err).
+	Listing *inspect.Listing
+	Err     error
+	// LoadedBy names the program or library whose DT_NEEDED reached this
+	// file, for files of a dependency closure.
+	LoadedBy string
+	// NotFound is set for a needed library that could not be found
+	// (Path is then its name).
+	NotFound bool
+	// Links lists other paths of the same file (hard links, symbolic
+	// links to it) that the walk met and did not read again.
+	Links []string
+}
+
+// Devices returns the file's device code objects.
+func (f *File) Devices() []*inspect.Object {
+	if f.Listing == nil {
+		return nil
+	}
+	return f.Listing.Devices()
+}
+
+// Options tune a walk.
+type Options struct {
+	// SkipHeaders reads no code object header (inspect.Options).
+	SkipHeaders bool
+	// Jobs is how many files are read at once (default: the CPUs).
+	Jobs int
+}
+
+// ErrNotFound is a named path that does not exist.
+var ErrNotFound = errors.New("tree: no such file or folder")
+
+// Walk lists every regular file of paths: files as named, folders
+// recursively (symbolic links to folders are not followed below a named
+// folder; a symbolic link to a file is read once, like a hard link, the
+// other paths recorded in File.Links). Files are read in parallel and
+// returned in path order. The error is for a named path that cannot be
+// walked at all.
+func Walk(paths []string, opts *Options) ([]*File, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	type job struct{ path, root string }
+	var jobs []job
+	seen := map[fileID]string{}
+	links := map[string][]string{}
+	add := func(path, root string, fi fs.FileInfo) {
+		id, ok := idOf(fi)
+		if ok {
+			if first, dup := seen[id]; dup {
+				links[first] = append(links[first], path)
+				return
+			}
+			seen[id] = path
+		}
+		jobs = append(jobs, job{path, root})
+	}
+	for _, root := range paths {
+		fi, err := os.Stat(root)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w: %s", ErrNotFound, root)
+			}
+			return nil, err
+		}
+		if !fi.IsDir() {
+			add(root, root, fi)
+			continue
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			fi, err := os.Stat(p) // a link to a file counts as that file
+			if err != nil || !fi.Mode().IsRegular() {
+				return nil // a dangling link, a device, a socket
+			}
+			add(p, root, fi)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	files := make([]*File, len(jobs))
+	n := o.Jobs
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				files[i] = read(jobs[i].path, jobs[i].root, o)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, f := range files {
+		f.Links = links[f.Path]
+	}
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+// read lists one file and closes it.
+func read(path, root string, o Options) *File {
+	f := &File{Path: path, Root: root}
+	l, err := inspect.ReadFile(path, &inspect.Options{SkipHeaders: o.SkipHeaders})
+	if err != nil {
+		f.Err = err
+		return f
+	}
+	if fi, err := os.Stat(path); err == nil {
+		f.Size = fi.Size()
+	}
+	if !o.SkipHeaders {
+		for _, obj := range l.Objects {
+			obj.Header() // read now: the file closes below
+		}
+	}
+	l.Close()
+	f.Listing = l
+	return f
+}
+
+// A fileID identifies a file across its names.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(fi fs.FileInfo) (fileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), uint64(st.Ino)}, true
+}
