@@ -2,10 +2,10 @@ package goffloadcmd
 
 import (
 	"encoding/json"
-	"os"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"sort"
 	"strings"
