@@ -298,7 +298,7 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 		switch {
 		case err == nil:
 			members = append(members, ar.NewMember{Name: m.Name, Data: bytes.NewReader(mo.b), Size: int64(len(mo.b))})
-		case isNoDeviceCode(err):
+		case errors.Is(err, ErrNoDeviceCode):
 			members = append(members, ar.NewMember{Name: m.Name, Data: sr, Size: sr.Size()})
 		default:
 			return fmt.Errorf("member %s: %w", m.Name, err)
@@ -310,15 +310,14 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 	return err
 }
 
-// errNothing marks files without device code to rewrite: in an archive,
-// such members are kept as they are.
-var errNothing = errors.New("nothing to rewrite")
+// ErrNoDeviceCode marks files without device code to rewrite (with
+// ErrRefused): in an archive or a tree, such files are kept as they are.
+var ErrNoDeviceCode = errors.New("no device code to rewrite")
 
 func nothing(format string, a ...any) error {
-	return fmt.Errorf("%w: %w: %s", ErrRefused, errNothing, fmt.Sprintf(format, a...))
+	return fmt.Errorf("%w: %w: %s", ErrRefused, ErrNoDeviceCode, fmt.Sprintf(format, a...))
 }
 
-func isNoDeviceCode(err error) bool { return errors.Is(err, errNothing) }
 
 // offloadBinaries rewrites a file of OffloadBinaries, each image kept or
 // dropped by its arch; the result is written as version 1 binaries.

@@ -103,3 +103,35 @@ func TestListFolder(t *testing.T) {
 		t.Errorf("files_without_device_code: %v", n)
 	}
 }
+
+// prune of a folder: a new folder mirroring it; misspelt names and
+// existing outputs are usage errors; keeping nothing writes nothing.
+func TestPruneFolder(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.MkdirAll(filepath.Join(in, "lib"), 0o755)
+	for _, f := range []string{"libmodes.so", "libk2.so"} {
+		data, _ := os.ReadFile(filepath.Join("../../testdata/targets", f))
+		os.WriteFile(filepath.Join(in, "lib", f), data, 0o755)
+	}
+	out := filepath.Join(dir, "out")
+	stdout, stderr, code := run(t, "prune", "--keep", "gfx90a", "-o", out, in)
+	if code != 0 || !strings.Contains(stdout, "rewritten  lib/libmodes.so") || !strings.Contains(stdout, "host-only  lib/libk2.so") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{
+		{"prune", "--keep", "gfx90a", "-o", out, in},
+		{"prune", "--keep", "GFX90A", "-o", out + "2", in},
+		{"prune", "--keep", "gfx90a", "--in-place", in},
+	} {
+		if _, stderr, code := run(t, args...); code != 2 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	if _, stderr, code := run(t, "prune", "--keep", "gfx1100", "-o", out+"3", in); code != 1 || !strings.Contains(stderr, "nothing written") {
+		t.Errorf("keep gfx1100: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out + "3"); err == nil {
+		t.Error("keep gfx1100 wrote the output")
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/prune"
 	"github.com/goffload/goffload/targetid"
+	"github.com/goffload/goffload/tree"
 	"github.com/urfave/cli/v2"
 )
 
@@ -105,7 +106,13 @@ func runPrune(c *cli.Context) error {
 	if (len(keep) > 0) == (len(drop) > 0) {
 		return usage("prune: give --keep or --drop (not both)")
 	}
-	return rewrite(c, prune.Options{Keep: keep, Drop: drop, Exact: c.Bool("exact"), AllowEmpty: c.Bool("allow-empty"), Level: c.Int("level")})
+	opts := prune.Options{Keep: keep, Drop: drop, Exact: c.Bool("exact"), AllowEmpty: c.Bool("allow-empty"), Level: c.Int("level")}
+	if c.NArg() == 1 {
+		if fi, err := os.Stat(c.Args().First()); err == nil && fi.IsDir() {
+			return pruneTree(c, opts)
+		}
+	}
+	return rewrite(c, opts)
 }
 
 func runReplace(c *cli.Context) error {
@@ -322,5 +329,69 @@ func writeReport(w io.Writer, r *prune.Report, dry bool) {
 		kept, dropped, replaced, hosts, sizeString(freed), sizeString(r.SizeBefore), sizeString(r.SizeAft), verb)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+// pruneTree prunes a folder into a new one (-o) or reports (--dry-run).
+func pruneTree(c *cli.Context, opts prune.Options) error {
+	in, out, dry := c.Args().First(), c.String("output"), c.Bool("dry-run")
+	switch {
+	case c.Bool("in-place"):
+		return usage("prune: --in-place is not supported for folders yet; give -o NEWFOLDER")
+	case dry && out != "":
+		return usage("prune: --dry-run writes nothing: drop -o")
+	case !dry && out == "":
+		return usage("prune: give -o NEWFOLDER (or --dry-run)")
+	}
+	if !dry {
+		if _, err := os.Lstat(out); err == nil {
+			return usage("prune: -o %s exists; name a new folder", out)
+		}
+	}
+	err := checkTargets(targetFlag(c), append(slices.Clip(opts.Keep), opts.Drop...), func() []string {
+		files, _ := tree.Walk([]string{in}, &tree.Options{SkipHeaders: true})
+		return walkProcessors(files)
+	})
+	if err != nil {
+		return err
+	}
+	rep, err := tree.PruneTree(in, out, tree.TreeOptions{Options: opts, DryRun: dry})
+	if rep != nil {
+		writeTreeReport(c.App.Writer, rep, dry)
+	}
+	if err != nil {
+		return problem("%s (nothing written)", strings.NewReplacer("targetid: ", "", "prune: ", "", "tree: ", "").Replace(err.Error()))
+	}
+	return nil
+}
+
+func writeTreeReport(w io.Writer, r *tree.TreeReport, dry bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ACTION\tFILE\tSIZE\tCODE OBJECTS\tNOTE")
+	counts := map[string]int{}
+	for _, f := range r.Files {
+		counts[f.Action]++
+		if f.Action == tree.Copied {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s → %s\t%d kept, %d dropped\t%s\n", f.Action, inspect.Escape(f.Path),
+			sizeString(f.SizeBefore), sizeString(f.SizeAf), f.Kept, f.Dropped, inspect.Escape(f.Note))
+	}
+	tw.Flush()
+	before, after, kept, dropped := r.Totals()
+	verb := "wrote"
+	if dry {
+		verb = "would write"
+	}
+	var parts []string
+	for _, a := range []string{tree.Rewritten, tree.HostOnly, tree.Unchanged, tree.Removed, tree.Refused, tree.Copied} {
+		if counts[a] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[a], a))
+		}
+	}
+	fmt.Fprintf(w, "\n%d files: %s; %d code object(s) kept, %d dropped; %s → %s bytes (%s)\n",
+		len(r.Files), strings.Join(parts, ", "), kept, dropped, sizeString(before), sizeString(after), verb)
+	for _, t := range r.Unmatched {
+		fmt.Fprintf(w, "note: %s matched no code object\n", t)
 	}
 }

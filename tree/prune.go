@@ -1,0 +1,418 @@
+package tree
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/prune"
+	"github.com/goffload/goffload/targetid"
+)
+
+// What PruneTree did to a file.
+const (
+	Rewritten = "rewritten" // device code dropped or replaced
+	Unchanged = "unchanged" // device code, all of it kept
+	Copied    = "copied"    // no device code
+	Removed   = "removed"   // a family file of a GPU not kept
+	Refused   = "refused"   // device code that cannot be rewritten safely: kept as it was
+	HostOnly  = "host-only" // rewritten, and left without device code
+)
+
+// A FileReport says what a tree prune did to one file.
+type FileReport struct {
+	Path               string // relative to the tree
+	Action             string
+	SizeBefore, SizeAf int64
+	Kept, Dropped      int
+	Note               string // why refused; the family of a removed file
+}
+
+// A TreeReport says what a tree prune did.
+type TreeReport struct {
+	Files     []FileReport
+	Unmatched []targetid.Target // Keep or Drop targets matching nothing anywhere
+}
+
+// Totals sums the report: bytes before and after, code objects kept and
+// dropped.
+func (r *TreeReport) Totals() (before, after int64, kept, dropped int) {
+	for _, f := range r.Files {
+		before += f.SizeBefore
+		after += f.SizeAf
+		kept += f.Kept
+		dropped += f.Dropped
+	}
+	return
+}
+
+// TreeOptions say how to prune a tree.
+type TreeOptions struct {
+	prune.Options
+	// DryRun writes nothing and reports what would be done.
+	DryRun bool
+	// Jobs is how many files are rewritten at once (default: the CPUs).
+	Jobs int
+}
+
+// ErrExists is an output folder that exists already.
+var ErrExists = errors.New("tree: the output exists")
+
+// PruneTree prunes every file of the folder in into the new folder out,
+// which mirrors it: folders, symbolic links (as they are), hard links,
+// modes and times kept; files without device code copied unchanged (by
+// the kernel where it can); files with device code rewritten by package
+// prune, in parallel; files of data-file families (Tensile, MIOpen) for
+// GPUs not kept left out, catalogs kept. A file that cannot be rewritten
+// safely is copied as it was and reported. out is written as a temporary
+// folder beside it and renamed at the end: on error nothing is left. A
+// Keep that keeps no code object of the whole tree is an error wrapping
+// prune.ErrEmpty, unless AllowEmpty. With out "" (and DryRun) nothing is
+// written.
+func PruneTree(in, out string, o TreeOptions) (*TreeReport, error) {
+	fi, err := os.Stat(in)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("tree: %s is not a folder", in)
+	}
+	tmp := ""
+	if !o.DryRun {
+		if _, err := os.Lstat(out); err == nil {
+			return nil, fmt.Errorf("%w: %s", ErrExists, out)
+		}
+		tmp, err = os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp) // after the rename, nothing is there
+	}
+	rep, err := pruneInto(in, tmp, o)
+	if err != nil {
+		return rep, err
+	}
+	if o.DryRun {
+		return rep, nil
+	}
+	if err := copyTimes(in, tmp); err != nil {
+		return rep, err
+	}
+	return rep, os.Rename(tmp, out)
+}
+
+// pruneInto does the work of PruneTree, writing into dst ("" for a dry run).
+func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
+	allowEmpty := o.AllowEmpty
+	o.AllowEmpty = true // a file left with host code only is fine; the tree is checked below
+	type job struct {
+		rel  string
+		fi   fs.FileInfo
+		link string // for a hard link: the first path of the file
+	}
+	var jobs []job
+	var dirs []string
+	first := map[fileID]string{}
+	err := filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(in, p)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.IsDir():
+			if rel != "." {
+				dirs = append(dirs, rel)
+				if dst != "" {
+					return os.Mkdir(filepath.Join(dst, rel), fi.Mode().Perm()|0o700)
+				}
+			}
+		case fi.Mode()&fs.ModeSymlink != 0:
+			if dst != "" {
+				target, err := os.Readlink(p)
+				if err != nil {
+					return err
+				}
+				return os.Symlink(target, filepath.Join(dst, rel))
+			}
+		case fi.Mode().IsRegular():
+			j := job{rel: rel, fi: fi}
+			if id, ok := idOf(fi); ok {
+				if f, dup := first[id]; dup {
+					j.link = f
+				} else {
+					first[id] = rel
+				}
+			}
+			jobs = append(jobs, j)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep := &TreeReport{Files: make([]FileReport, len(jobs))}
+	used := make([]int, len(o.Keep)+len(o.Drop))
+	var mu sync.Mutex
+	n := o.Jobs
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				if j.link != "" {
+					rep.Files[i] = FileReport{Path: j.rel, Action: Copied, Note: "hard link to " + j.link}
+					continue // made once every file is written
+				}
+				fr, unmatched, err := pruneFile(filepath.Join(in, j.rel), dst, j.rel, j.fi, o)
+				rep.Files[i], errs[i] = fr, err
+				mu.Lock()
+				for k, t := range append(append([]targetid.Target(nil), o.Keep...), o.Drop...) {
+					if !containsTarget(unmatched, t) && fr.Action != Copied && fr.Action != Removed {
+						used[k]++
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return rep, e
+		}
+	}
+	for i, j := range jobs {
+		if j.link != "" && dst != "" && rep.Files[i].Action != Removed {
+			if err := os.Link(filepath.Join(dst, j.link), filepath.Join(dst, j.rel)); err != nil {
+				return rep, err
+			}
+		}
+	}
+	for k, t := range append(append([]targetid.Target(nil), o.Keep...), o.Drop...) {
+		if used[k] == 0 {
+			rep.Unmatched = append(rep.Unmatched, t)
+		}
+	}
+	if _, _, kept, _ := rep.Totals(); len(o.Keep) > 0 && kept == 0 && !allowEmpty {
+		return rep, fmt.Errorf("%s: %w", in, prune.ErrEmpty)
+	}
+	sort.Slice(rep.Files, func(a, b int) bool { return rep.Files[a].Path < rep.Files[b].Path })
+	return rep, nil
+}
+
+func containsTarget(ts []targetid.Target, t targetid.Target) bool {
+	for _, x := range ts {
+		if x.String() == t.String() {
+			return true
+		}
+	}
+	return false
+}
+
+// pruneFile prunes one file into dst/rel ("" dst: a dry run).
+func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport, []targetid.Target, error) {
+	fr := FileReport{Path: rel, SizeBefore: fi.Size(), SizeAf: fi.Size()}
+	if kind, gpu, _, ok := familyOf(src); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+		fr.Action, fr.SizeAf, fr.Note = Removed, 0, kind
+		return fr, nil, nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return fr, nil, err
+	}
+	defer in.Close()
+	var out *atomicfile.File
+	var w prune.Output = discard{}
+	if dst != "" {
+		if out, err = atomicfile.CreateFile(filepath.Join(dst, rel)); err != nil {
+			return fr, nil, err
+		}
+		defer out.Abort()
+		w = out
+	}
+	r, err := prune.Rewrite(w, in, fi.Size(), src, o.Options)
+	switch {
+	case err == nil:
+		fr.Action = Unchanged
+		for _, d := range r.Decisions {
+			switch d.Action {
+			case prune.Kept, prune.Unknown, prune.Replaced:
+				fr.Kept++
+			case prune.Dropped:
+				fr.Dropped++
+			}
+		}
+		if r.Changed() {
+			fr.Action, fr.SizeAf = Rewritten, r.SizeAft
+			if fr.Kept == 0 {
+				fr.Action = HostOnly
+			}
+		}
+	case errors.Is(err, prune.ErrNoDeviceCode):
+		fr.Action = Copied
+	case errors.Is(err, prune.ErrRefused):
+		fr.Action, fr.Note = Refused, err.Error()
+	default:
+		return fr, nil, err
+	}
+	var unmatched []targetid.Target
+	if r != nil {
+		unmatched = r.Unmatched
+	}
+	if fr.Action == Copied || fr.Action == Refused || fr.Action == Unchanged {
+		if out != nil {
+			// The input as it is: start over, copying file to file.
+			out.Abort()
+			if err := copyFile(src, filepath.Join(dst, rel)); err != nil {
+				return fr, nil, err
+			}
+		}
+		if fr.Action != Unchanged {
+			unmatched = append(o.Keep, o.Drop...)
+		}
+	} else if out != nil {
+		if err := out.Chmod(fi.Mode().Perm()); err != nil {
+			return fr, nil, err
+		}
+		if err := out.Commit(); err != nil {
+			return fr, nil, err
+		}
+	}
+	if dst != "" {
+		t := fi.ModTime()
+		if err := os.Chtimes(filepath.Join(dst, rel), atime(fi), t); err != nil {
+			return fr, nil, err
+		}
+	}
+	return fr, unmatched, nil
+}
+
+// keepsFamilyFile says whether a family file for GPU token tok
+// ("gfx90a", "gfx90a-xnack+") stays: a GPU kept could look it up.
+func keepsFamilyFile(tok string, o prune.Options) bool {
+	code := targetid.Code{TargetID: tokenTarget(tok)}
+	if len(o.Keep) > 0 {
+		for _, k := range o.Keep {
+			if k.Runs(code) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, d := range o.Drop {
+		if d.Names(code) {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenTarget turns a family file's GPU token into a target ID.
+func tokenTarget(tok string) string {
+	if p, m, ok := cutXnack(tok); ok {
+		return p + ":xnack" + m
+	}
+	return tok
+}
+
+func cutXnack(tok string) (proc, mode string, ok bool) {
+	for i := 0; i+6 < len(tok); i++ {
+		if tok[i:i+6] == "-xnack" {
+			return tok[:i], tok[i+6:], true
+		}
+	}
+	return tok, "", false
+}
+
+// copyFile copies src to a new file dst with src's mode; io.Copy between
+// files lets the kernel copy (copy_file_range).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := atomicfile.CreateFile(dst)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	if _, err := io.Copy(out.File, in); err != nil {
+		return err
+	}
+	if err := out.Chmod(fi.Mode().Perm()); err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+// copyTimes sets the folders' modes and times of dst as in src, deepest
+// first (writing into a folder changes its time).
+func copyTimes(src, dst string) error {
+	var dirs []string
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		fi, err := os.Stat(dirs[i])
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, dirs[i])
+		d := filepath.Join(dst, rel)
+		if err := os.Chmod(d, fi.Mode().Perm()); err != nil {
+			return err
+		}
+		if err := os.Chtimes(d, atime(fi), fi.ModTime()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func atime(fi fs.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(st.Atim.Sec, st.Atim.Nsec)
+	}
+	return fi.ModTime()
+}
+
+// discard is an Output that keeps nothing (dry runs).
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error)            { return len(p), nil }
+func (discard) WriteAt(p []byte, _ int64) (int, error) { return len(p), nil }

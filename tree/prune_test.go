@@ -1,0 +1,128 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/prune"
+)
+
+// mkTree makes a small install: two libraries (one without gfx90a code),
+// a symbolic and a hard link, a Tensile library/ for gfx90a and gfx1030,
+// a file without device code; every file and folder with an old time.
+func mkTree(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "install")
+	copyTo(t, dir, targets+"/libmodes.so:lib/libmodes.so", targets+"/libk2.so:lib/libk2.so",
+		"../testdata/inspect/gfx90a.co:lib/rocblas/library/TensileLibrary_gfx90a.co",
+		"../testdata/inspect/gfx90a.co:lib/rocblas/library/TensileLibrary_gfx1030.co",
+		targets+"/gen.sh:lib/rocblas/library/TensileLibrary.dat", targets+"/gen.sh:share/doc/README")
+	os.Symlink("libmodes.so", filepath.Join(dir, "lib/libmodes.so.1"))
+	os.Link(filepath.Join(dir, "lib/libk2.so"), filepath.Join(dir, "lib/libk2.so.1"))
+	os.Chmod(filepath.Join(dir, "share/doc/README"), 0o640)
+	old := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode()&os.ModeSymlink == 0 {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	return dir
+}
+
+func TestPruneTree(t *testing.T) {
+	in := mkTree(t)
+	out := filepath.Join(filepath.Dir(in), "pruned")
+	rep, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := map[string]string{}
+	for _, f := range rep.Files {
+		actions[f.Path] = f.Action
+	}
+	for p, want := range map[string]string{
+		"lib/libmodes.so": Rewritten, "lib/libk2.so": HostOnly, "lib/libk2.so.1": Copied,
+		"lib/rocblas/library/TensileLibrary_gfx1030.co": Removed, "lib/rocblas/library/TensileLibrary.dat": Copied,
+		"share/doc/README": Copied,
+	} {
+		if actions[p] != want {
+			t.Errorf("%s: %s, want %s", p, actions[p], want)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(out, "lib/rocblas/library/TensileLibrary_gfx1030.co")); err == nil {
+		t.Error("gfx1030's Tensile file is still there")
+	}
+	if l, err := os.Readlink(filepath.Join(out, "lib/libmodes.so.1")); err != nil || l != "libmodes.so" {
+		t.Errorf("symbolic link: %q, %v", l, err)
+	}
+	a, _ := os.Stat(filepath.Join(out, "lib/libk2.so"))
+	b, _ := os.Stat(filepath.Join(out, "lib/libk2.so.1"))
+	if !os.SameFile(a, b) {
+		t.Error("the hard link is two files")
+	}
+	fi, _ := os.Stat(filepath.Join(out, "share/doc/README"))
+	if fi.Mode().Perm() != 0o640 || !fi.ModTime().Equal(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)) {
+		t.Errorf("README: mode %v, time %v", fi.Mode(), fi.ModTime())
+	}
+	d, _ := os.Stat(filepath.Join(out, "lib"))
+	if !d.ModTime().Equal(time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)) {
+		t.Errorf("lib/: time %v", d.ModTime())
+	}
+	orig, _ := os.ReadFile(filepath.Join(in, "share/doc/README"))
+	if got, _ := os.ReadFile(filepath.Join(out, "share/doc/README")); !bytes.Equal(got, orig) {
+		t.Error("README changed")
+	}
+	l, err := inspect.ReadFile(filepath.Join(out, "lib/libmodes.so"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, o := range l.Devices() {
+		if o.Target().TargetID[:6] != "gfx90a" {
+			t.Errorf("libmodes.so keeps %s", o.ID)
+		}
+	}
+	if len(l.Devices()) != 2 {
+		t.Errorf("libmodes.so keeps %d objects", len(l.Devices()))
+	}
+	// The output exists now: refused.
+	if _, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}}); !errors.Is(err, ErrExists) {
+		t.Errorf("existing output: %v", err)
+	}
+}
+
+// No silent loss: keeping nothing anywhere writes nothing; a dry run
+// writes nothing either.
+func TestPruneTreeKeepsSomething(t *testing.T) {
+	in := mkTree(t)
+	out := filepath.Join(filepath.Dir(in), "none")
+	rep, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx1100")}})
+	if !errors.Is(err, prune.ErrEmpty) {
+		t.Errorf("keep gfx1100: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("keep gfx1100 wrote the output")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(in)); len(entries) != 1 {
+		t.Errorf("temporary folders left: %d entries", len(entries))
+	}
+	if rep == nil || len(rep.Unmatched) != 1 {
+		t.Errorf("unmatched: %+v", rep)
+	}
+	if _, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx1100"), AllowEmpty: true}}); err != nil {
+		t.Errorf("AllowEmpty: %v", err)
+	}
+	rep, err = PruneTree(in, "", TreeOptions{Options: prune.Options{Drop: gpus("gfx1030")}, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, kept, dropped := rep.Totals(); kept != 2 || dropped != 2 {
+		t.Errorf("dry run: %d kept, %d dropped", kept, dropped)
+	}
+}
