@@ -318,7 +318,6 @@ func nothing(format string, a ...any) error {
 	return fmt.Errorf("%w: %w: %s", ErrRefused, ErrNoDeviceCode, fmt.Sprintf(format, a...))
 }
 
-
 // offloadBinaries rewrites a file of OffloadBinaries, each image kept or
 // dropped by its arch; the result is written as version 1 binaries.
 func (s *selector) offloadBinaries(w io.Writer, in io.ReaderAt, size int64, where string) error {

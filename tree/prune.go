@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -64,6 +65,23 @@ type TreeOptions struct {
 	Jobs int
 }
 
+// ErrInside is an output folder inside the input folder.
+var ErrInside = errors.New("tree: the output would be walked as input")
+
+// inside reports whether path (which need not exist) lies in folder dir,
+// links resolved.
+func inside(path, dir string) bool {
+	d, err1 := filepath.EvalSymlinks(dir)
+	p, err2 := filepath.EvalSymlinks(filepath.Dir(path))
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	p, _ = filepath.Abs(filepath.Join(p, filepath.Base(path)))
+	d, _ = filepath.Abs(d)
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
 // ErrExists is an output folder that exists already.
 var ErrExists = errors.New("tree: the output exists")
 
@@ -90,6 +108,9 @@ func PruneTree(in, out string, o TreeOptions) (*TreeReport, error) {
 	if !o.DryRun {
 		if _, err := os.Lstat(out); err == nil {
 			return nil, fmt.Errorf("%w: %s", ErrExists, out)
+		}
+		if inside(out, in) {
+			return nil, fmt.Errorf("%w: %s lies inside %s", ErrInside, out, in)
 		}
 		tmp, err = os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-")
 		if err != nil {

@@ -126,3 +126,11 @@ func TestPruneTreeKeepsSomething(t *testing.T) {
 		t.Errorf("dry run: %d kept, %d dropped", kept, dropped)
 	}
 }
+
+// An output inside the input would be walked as input: refused.
+func TestPruneTreeOutputInside(t *testing.T) {
+	in := mkTree(t)
+	if _, err := PruneTree(in, filepath.Join(in, "lib", "out"), TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}}); !errors.Is(err, ErrInside) {
+		t.Errorf("output inside: %v", err)
+	}
+}

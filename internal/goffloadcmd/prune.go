@@ -1,6 +1,7 @@
 package goffloadcmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -360,7 +361,11 @@ func pruneTree(c *cli.Context, opts prune.Options) error {
 		writeTreeReport(c.App.Writer, rep, dry)
 	}
 	if err != nil {
-		return problem("%s (nothing written)", strings.NewReplacer("targetid: ", "", "prune: ", "", "tree: ", "").Replace(err.Error()))
+		msg := strings.NewReplacer("targetid: ", "", "prune: ", "", "tree: ", "").Replace(err.Error())
+		if errors.Is(err, tree.ErrInside) || errors.Is(err, tree.ErrExists) {
+			return usage("prune: %s", msg)
+		}
+		return problem("%s (nothing written)", msg)
 	}
 	return nil
 }
