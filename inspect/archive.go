@@ -64,7 +64,7 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 			q.base = -1
 			q.path[len(q.path)-1] = fmt.Sprintf("member %s (thin: %s)", m.Name, m.Path())
 		}
-		q.whole = true
+		q = q.wholeFile()
 		n := sr.Size()
 		w.walk(sr, n, q, identifyAt(sr, 0, n))
 	}

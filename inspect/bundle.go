@@ -26,9 +26,7 @@ const headerWindow = 1 << 20
 // bundle per translation unit, each 4 KiB aligned) or of a bundle file.
 func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
 	w.eachPadded(r, size, p, func(off int64, n int) (int64, bool) {
-		if at := p.at(off); at >= 0 {
-			w.bundleStarts[at] = n
-		}
+		w.bundleStarts[bundleKey{p.file, p.rel + off}] = n
 		h := head(r, off, size, 8)
 		step := fmt.Sprintf("bundle %d", n)
 		switch {

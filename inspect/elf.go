@@ -216,19 +216,19 @@ func (w *walker) wrappers(f *elf.File, r io.ReaderAt, size int64, s *elf.Section
 		case f.Type == elf.ET_REL:
 			wr.Note = "address set by relocation at link time"
 		default:
-			wr.Bundle, wr.Note = w.bundleAt(wr.Address, fatbins)
+			wr.Bundle, wr.Note = w.bundleAt(wr.Address, fatbins, p.file)
 		}
 		w.l.Wrappers = append(w.l.Wrappers, wr)
 	}
 }
 
 // bundleAt finds the bundle starting at virtual address addr.
-func (w *walker) bundleAt(addr uint64, fatbins []*elf.Section) (int, string) {
+func (w *walker) bundleAt(addr uint64, fatbins []*elf.Section, file string) (int, string) {
 	for _, s := range fatbins {
 		if addr < s.Addr || addr >= s.Addr+s.Size {
 			continue
 		}
-		if n, ok := w.bundleStarts[int64(s.Offset+(addr-s.Addr))]; ok {
+		if n, ok := w.bundleStarts[bundleKey{file, int64(s.Offset + (addr - s.Addr))}]; ok {
 			return n, ""
 		}
 		return -1, fmt.Sprintf("points into %s at offset %d, not at a bundle start", s.Name, addr-s.Addr)

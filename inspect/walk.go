@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/goffload/goffload/magic"
 )
@@ -88,7 +89,7 @@ func ReadFile(name string, opts *Options) (*Listing, error) {
 
 // Read walks the size bytes of r, naming them name in paths and errors.
 func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
-	w := &walker{l: &Listing{File: name}, file: r, size: size, bundleStarts: map[int64]int{}}
+	w := &walker{l: &Listing{File: name}, file: r, size: size, bundleStarts: map[bundleKey]int{}}
 	if opts != nil {
 		w.opts = *opts
 	}
@@ -101,7 +102,7 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 		return w.l
 	}
 	w.l.Kind = w.describe(r, size, k)
-	w.walk(r, size, place{whole: true}, k)
+	w.walk(r, size, place{}.wholeFile(), k)
 	var fc *fileCopier
 	if f, ok := r.(*os.File); ok {
 		fc = &fileCopier{f: f}
@@ -127,6 +128,12 @@ type place struct {
 	// whole is set when the current reader is a whole file (the input
 	// or an archive member), which may itself be a code object.
 	whole bool
+	// file names the innermost whole file (its path), and rel is the
+	// current reader's byte 0 in it: where a bundle lies for that file's
+	// own section headers, whether the file is the input, an archive
+	// member or an inflated zip member.
+	file string
+	rel  int64
 	// comp is the compressed container above, with open, a way to get its
 	// decompressed bytes from the start.
 	comp *Compression
@@ -155,16 +162,32 @@ func (p place) sub(off int64, step string) place {
 	if p.base >= 0 {
 		q.base = p.base + off
 	}
+	q.rel = p.rel + off
 	return q
+}
+
+// wholeFile marks q as the place of a whole file of its own.
+func (q place) wholeFile() place {
+	q.whole = true
+	q.file = strings.Join(q.path, "\x00")
+	q.rel = 0
+	return q
+}
+
+// A bundleKey is where a bundle starts: in which whole file, at which
+// offset of it.
+type bundleKey struct {
+	file string
+	off  int64
 }
 
 type walker struct {
 	// temps are the files inflated zip members were written to, closed
 	// with the listing.
 	temps []*os.File
-	// bundleStarts maps the file offset of every bundle met to its
-	// number within its section.
-	bundleStarts map[int64]int
+	// bundleStarts maps where every bundle met starts to its number
+	// within its section.
+	bundleStarts map[bundleKey]int
 	l            *Listing
 	file         io.ReaderAt
 	size         int64

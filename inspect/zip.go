@@ -49,7 +49,7 @@ func (w *walker) walkZip(r io.ReaderAt, size int64, p place) {
 			}
 			n := int64(f.CompressedSize64)
 			q := p.sub(off, step)
-			q.whole = true
+			q = q.wholeFile()
 			sr := io.NewSectionReader(r, off, n)
 			w.walk(sr, n, q, identifyAt(sr, 0, n))
 			continue
@@ -88,6 +88,6 @@ func (w *walker) zipMember(f *zip.File, p place, step string) {
 	}
 	q := p.child(step + " (inflated)")
 	q.base = -1
-	q.whole = true
+	q = q.wholeFile()
 	w.walk(tmp, written, q, k)
 }
