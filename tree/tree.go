@@ -119,7 +119,7 @@ func Walk(paths []string, opts *Options) ([]*File, error) {
 			return nil, err
 		}
 	}
-	files := make([]*File, len(jobs))
+	files := make([][]*File, len(jobs))
 	n := o.Jobs
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -131,7 +131,7 @@ func Walk(paths []string, opts *Options) ([]*File, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i] = read(jobs[i].path, jobs[i].root, o)
+				files[i] = readMembers(jobs[i].path, jobs[i].root, o)
 			}
 		}()
 	}
@@ -140,11 +140,32 @@ func Walk(paths []string, opts *Options) ([]*File, error) {
 	}
 	close(next)
 	wg.Wait()
-	for _, f := range files {
-		f.Links = links[f.Path]
+	var all []*File
+	for _, fs := range files {
+		for _, f := range fs {
+			f.Links = links[f.Path]
+			all = append(all, f)
+		}
 	}
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, nil
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	return all, nil
+}
+
+// readMembers reads a file, a wheel as one File per member with device
+// code.
+func readMembers(path, root string, o Options) []*File {
+	f := read(path, root, o)
+	if f.Listing == nil || f.Listing.Kind != "zip archive" {
+		return []*File{f}
+	}
+	var out []*File
+	for _, m := range SplitMembers(f.Listing) {
+		out = append(out, &File{Path: m.File, Root: root, Listing: m})
+	}
+	if len(out) == 0 { // a wheel without device code
+		return []*File{f}
+	}
+	return out
 }
 
 // read lists one file and closes it.

@@ -99,7 +99,7 @@ func runList(c *cli.Context) error {
 			continue
 		}
 		defer l.Close()
-		listings = append(listings, l.Listing)
+		listings = append(listings, tree.SplitMembers(l.Listing)...)
 		if len(l.Errors) > 0 {
 			status = max(status, exitProblem)
 		}
