@@ -109,7 +109,8 @@ func runPrune(c *cli.Context) error {
 	}
 	opts := prune.Options{Keep: keep, Drop: drop, Exact: c.Bool("exact"), AllowEmpty: c.Bool("allow-empty"), Level: c.Int("level")}
 	if c.NArg() == 1 {
-		if fi, err := os.Stat(c.Args().First()); err == nil && fi.IsDir() {
+		name := c.Args().First()
+		if fi, err := os.Stat(name); err == nil && (fi.IsDir() || isZip(name)) {
 			return pruneTree(c, opts)
 		}
 	}
@@ -333,16 +334,29 @@ func writeReport(w io.Writer, r *prune.Report, dry bool) {
 	}
 }
 
-// pruneTree prunes a folder into a new one (-o) or reports (--dry-run).
+// isZip reports whether a file is a zip archive (a wheel).
+func isZip(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [4]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && string(b[:]) == "PK\x03\x04"
+}
+
+// pruneTree prunes a folder into a new one, or a wheel into a new wheel
+// (-o), or reports (--dry-run).
 func pruneTree(c *cli.Context, opts prune.Options) error {
 	in, out, dry := c.Args().First(), c.String("output"), c.Bool("dry-run")
 	switch {
 	case c.Bool("in-place"):
-		return usage("prune: --in-place is not supported for folders yet; give -o NEWFOLDER")
+		return usage("prune: --in-place is not supported for folders and wheels yet; give -o NEW")
 	case dry && out != "":
 		return usage("prune: --dry-run writes nothing: drop -o")
 	case !dry && out == "":
-		return usage("prune: give -o NEWFOLDER (or --dry-run)")
+		return usage("prune: give -o NEW (a new folder or wheel), or --dry-run")
 	}
 	if !dry {
 		if _, err := os.Lstat(out); err == nil {
@@ -356,7 +370,16 @@ func pruneTree(c *cli.Context, opts prune.Options) error {
 	if err != nil {
 		return err
 	}
-	rep, err := tree.PruneTree(in, out, tree.TreeOptions{Options: opts, DryRun: dry})
+	prune := tree.PruneTree
+	if isZip(in) {
+		prune = tree.PruneWheel
+		if !dry {
+			if _, err := os.Lstat(out); err == nil {
+				return usage("prune: -o %s exists; name a new wheel", out)
+			}
+		}
+	}
+	rep, err := prune(in, out, tree.TreeOptions{Options: opts, DryRun: dry})
 	if rep != nil {
 		writeTreeReport(c.App.Writer, rep, dry)
 	}
