@@ -61,6 +61,9 @@ Examples:
    goffload list libMIOpen.so                 # every code object, with a summary per GPU
    goffload list --target gfx942 torch/lib/*.so   # is there code for gfx942? (exit 1 if not)
    goffload list --json lib.a > lib.json      # for scripts (schema: testdata/goffload-list.schema.json)
+   goffload list /opt/rocm                    # a whole install, each file once
+   goffload check --gpu gfx1031 ./app         # which library the program loads lacks gfx1031 code
+   goffload prune --keep gfx90a -o rocm-gfx90a /opt/rocm   # an install (or a wheel) for one GPU
    goffload extract --target gfx90a:xnack+ -o out/ libfoo.so
    goffload extract --index 4 -o - kernel.o > k.co
    goffload extract --all -o out/ app`
@@ -68,7 +71,7 @@ Examples:
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:                   "goffload",
-		Usage:                  "list and extract the GPU code objects in any file",
+		Usage:                  "list, check, extract and prune the GPU code objects in any file, install or wheel",
 		Description:            appHelp,
 		Reader:                 stdin,
 		Writer:                 stdout,
