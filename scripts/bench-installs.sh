@@ -20,7 +20,8 @@ best() { # best NAME CMD...: fastest of $repeat runs
   shift
   for _ in $(seq "$repeat"); do
     rm -rf out.tmp cpa pruned pruned.whl kept.zip
-    line=$( { /usr/bin/time -f '%e %U %S %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -o time.out -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
+    line=$(tail -1 time.out)
     if [ -z "$b" ] || awk -v a="$line" -v b="$b" 'BEGIN{split(a,x," ");split(b,y," ");exit !(x[1]<y[1])}'; then b=$line; fi
   done
   echo "$b" | awk -v n="$name" '{printf "| %s | %.2f | %.2f | %.1f |\n", n, $1, $2+$3, $4/1024}'
@@ -46,4 +47,4 @@ $g prune --keep gfx90a -o pruned-ref.whl bench.whl >/dev/null 2>&1 || true
 rm -rf kept && mkdir kept && (cd kept && unzip -q ../pruned-ref.whl)
 best "goffload prune --keep gfx90a -o pruned.whl bench.whl ($(du -h bench.whl | cut -f1))" $g prune --keep gfx90a -o pruned.whl bench.whl
 best "zip -0 of the kept members" sh -c 'cd kept && zip -q -0 -r ../kept.zip .'
-rm -rf pruned-ref.whl kept out.tmp cpa pruned pruned.whl kept.zip
+rm -rf pruned-ref.whl kept out.tmp cpa pruned pruned.whl kept.zip time.out

@@ -167,3 +167,72 @@ func mustRead(t *testing.T, p string) []byte {
 	}
 	return b
 }
+
+// An installed package pruned in place: its files rewritten where they
+// are, family files of dropped GPUs removed, RECORD true to the files (pip
+// uninstalls it cleanly); hard links stay one file.
+func TestPruneInPlace(t *testing.T) {
+	dir := t.TempDir()
+	whl := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
+	mkWheel(t, whl)
+	site := filepath.Join(dir, "site-packages")
+	// Install by hand, as pip lays it out: the members, RECORD as shipped
+	// (paths relative to site-packages).
+	zr, err := zip.OpenReader(whl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		p := filepath.Join(site, f.Name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, data, 0o755)
+	}
+	zr.Close()
+	lib := filepath.Join(site, "pkg/lib/libmodes.so")
+	os.Link(lib, filepath.Join(site, "pkg/lib/libmodes.so.1"))
+	before, _ := os.ReadFile(lib)
+	// Keeping nothing changes nothing.
+	if _, err := PruneInPlace(site, TreeOptions{Options: prune.Options{Keep: gpus("gfx1100")}}); !errors.Is(err, prune.ErrEmpty) {
+		t.Fatalf("keep gfx1100: %v", err)
+	}
+	if now, _ := os.ReadFile(lib); !bytes.Equal(now, before) {
+		t.Fatal("keep gfx1100 changed the library")
+	}
+	rep, err := PruneInPlace(site, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, kept, dropped := rep.Totals(); kept != 2 || dropped != 2 {
+		t.Errorf("%d kept, %d dropped", kept, dropped)
+	}
+	after, _ := os.ReadFile(lib)
+	if len(after) >= len(before) {
+		t.Error("the library did not get smaller")
+	}
+	a, _ := os.Stat(lib)
+	b, _ := os.Stat(filepath.Join(site, "pkg/lib/libmodes.so.1"))
+	if !os.SameFile(a, b) {
+		t.Error("the hard link was split")
+	}
+	if _, err := os.Stat(filepath.Join(site, "pkg/lib/library/TensileLibrary_gfx1030.co")); err == nil {
+		t.Error("gfx1030's Tensile file is still there")
+	}
+	record, _ := os.ReadFile(filepath.Join(site, "pkg-1.0.dist-info/RECORD"))
+	for _, line := range strings.Split(strings.TrimSpace(string(record)), "\n") {
+		f := strings.Split(line, ",")
+		if f[1] == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(site, f[0]))
+		if err != nil {
+			t.Errorf("RECORD names %s: %v", f[0], err)
+			continue
+		}
+		if f[1] != digest(data) || f[2] != fmt.Sprint(len(data)) {
+			t.Errorf("RECORD line %q does not match the file", line)
+		}
+	}
+}

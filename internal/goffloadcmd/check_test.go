@@ -122,7 +122,6 @@ func TestPruneFolder(t *testing.T) {
 	for _, args := range [][]string{
 		{"prune", "--keep", "gfx90a", "-o", out, in},
 		{"prune", "--keep", "GFX90A", "-o", out + "2", in},
-		{"prune", "--keep", "gfx90a", "--in-place", in},
 	} {
 		if _, stderr, code := run(t, args...); code != 2 {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)

@@ -350,15 +350,19 @@ func isZip(name string) bool {
 // (-o), or reports (--dry-run).
 func pruneTree(c *cli.Context, opts prune.Options) error {
 	in, out, dry := c.Args().First(), c.String("output"), c.Bool("dry-run")
+	inPlace := c.Bool("in-place")
 	switch {
-	case c.Bool("in-place"):
-		return usage("prune: --in-place is not supported for folders and wheels yet; give -o NEW")
+	case inPlace && (out != "" || dry):
+		return usage("prune: --in-place writes over the input: drop -o and --dry-run")
+	case inPlace && isZip(in):
+		return usage("prune: --in-place is for folders; give -o NEW.whl for a wheel")
+	case inPlace:
 	case dry && out != "":
 		return usage("prune: --dry-run writes nothing: drop -o")
 	case !dry && out == "":
 		return usage("prune: give -o NEW (a new folder or wheel), or --dry-run")
 	}
-	if !dry {
+	if !dry && !inPlace {
 		if _, err := os.Lstat(out); err == nil {
 			return usage("prune: -o %s exists; name a new folder", out)
 		}
@@ -378,6 +382,9 @@ func pruneTree(c *cli.Context, opts prune.Options) error {
 				return usage("prune: -o %s exists; name a new wheel", out)
 			}
 		}
+	}
+	if inPlace {
+		prune = func(in, _ string, o tree.TreeOptions) (*tree.TreeReport, error) { return tree.PruneInPlace(in, o) }
 	}
 	rep, err := prune(in, out, tree.TreeOptions{Options: opts, DryRun: dry})
 	if rep != nil {

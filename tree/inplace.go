@@ -1,0 +1,313 @@
+package tree
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/prune"
+	"github.com/goffload/goffload/targetid"
+)
+
+// maxPending bounds the rewritten files an in-place prune holds, written
+// but not yet put in place (each an open temporary file).
+const maxPending = 512
+
+// PruneInPlace prunes the files of folder dir where they are: every file
+// with device code rewritten into a temporary file beside it, and only
+// once all are written (and the tree keeps some code object, unless
+// AllowEmpty) each is renamed over its file; the other names of a hard
+// link are pointed at the new file; family files of GPUs not kept are
+// removed; every *.dist-info/RECORD in the tree gets the new hash and
+// size of each changed file and loses the lines of removed ones (an
+// installed Python package stays consistent for pip).
+func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
+	allowEmpty := o.AllowEmpty
+	o.AllowEmpty = true
+	type file struct {
+		path  string
+		fi    fs.FileInfo
+		links []string
+	}
+	var files []*file
+	var records []string
+	byID := map[fileID]*file{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		if d.Name() == "RECORD" && filepath.Ext(filepath.Dir(p)) == ".dist-info" {
+			records = append(records, p)
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if id, ok := idOf(fi); ok {
+			if f := byID[id]; f != nil {
+				f.links = append(f.links, p)
+				return nil
+			}
+			f := &file{path: p, fi: fi}
+			byID[id] = f
+			files = append(files, f)
+			return nil
+		}
+		files = append(files, &file{path: p, fi: fi})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		fr        FileReport
+		unmatched []targetid.Target
+		out       *atomicfile.File
+		remove    bool
+		err       error
+	}
+	results := make([]result, len(files))
+	n := o.Jobs
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	pending := 0
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f := files[i]
+				r := &results[i]
+				rel, _ := filepath.Rel(dir, f.path)
+				r.fr = FileReport{Path: rel, SizeBefore: f.fi.Size(), SizeAf: f.fi.Size(), Action: Copied}
+				if kind, gpu, _, ok := familyOf(f.path); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+					r.fr.Action, r.fr.SizeAf, r.fr.Note, r.remove = Removed, 0, kind, true
+					continue
+				}
+				r.fr, r.unmatched, r.out, r.err = rewriteBeside(f.path, rel, f.fi, o)
+				if r.out != nil {
+					mu.Lock()
+					pending++
+					if pending > maxPending {
+						r.err = fmt.Errorf("tree: more than %d files to rewrite in place; prune into a new folder with -o", maxPending)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	abort := func() {
+		for _, r := range results {
+			if r.out != nil {
+				r.out.Abort()
+			}
+		}
+	}
+	rep := &TreeReport{}
+	used := make([]int, len(o.Keep)+len(o.Drop))
+	all := append(append([]targetid.Target(nil), o.Keep...), o.Drop...)
+	for _, r := range results {
+		if r.err != nil {
+			abort()
+			return nil, r.err
+		}
+		rep.Files = append(rep.Files, r.fr)
+		for k, t := range all {
+			if r.fr.Action != Copied && r.fr.Action != Removed && r.fr.Action != Refused && !containsTarget(r.unmatched, t) {
+				used[k]++
+			}
+		}
+	}
+	for k, t := range all {
+		if used[k] == 0 {
+			rep.Unmatched = append(rep.Unmatched, t)
+		}
+	}
+	if _, _, kept, _ := rep.Totals(); len(o.Keep) > 0 && kept == 0 && !allowEmpty {
+		abort()
+		return rep, fmt.Errorf("%s: %w", dir, prune.ErrEmpty)
+	}
+	if o.DryRun {
+		abort()
+		return rep, nil
+	}
+	// Everything is written: put it in place.
+	changed := map[string]string{} // path -> "sha256=...,size", "" removed
+	for i, r := range results {
+		f := files[i]
+		switch {
+		case r.remove:
+			for _, p := range append([]string{f.path}, f.links...) {
+				if err := os.Remove(p); err != nil {
+					return rep, err
+				}
+				changed[p] = ""
+			}
+		case r.out != nil:
+			if err := r.out.Chmod(f.fi.Mode().Perm()); err != nil {
+				return rep, err
+			}
+			if err := r.out.Commit(); err != nil {
+				return rep, err
+			}
+			for _, l := range f.links {
+				tmp := l + ".goffload-link"
+				if err := os.Link(f.path, tmp); err != nil {
+					return rep, err
+				}
+				if err := os.Rename(tmp, l); err != nil {
+					return rep, err
+				}
+			}
+			sum, err := recordHash(f.path)
+			if err != nil {
+				return rep, err
+			}
+			for _, p := range append([]string{f.path}, f.links...) {
+				changed[p] = sum
+			}
+		}
+	}
+	for _, rec := range records {
+		if err := updateRecord(rec, changed); err != nil {
+			return rep, err
+		}
+	}
+	sort.Slice(rep.Files, func(a, b int) bool { return rep.Files[a].Path < rep.Files[b].Path })
+	return rep, nil
+}
+
+// rewriteBeside rewrites one file into a temporary file beside it, kept
+// open (not yet in place) only when something changed.
+func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions) (FileReport, []targetid.Target, *atomicfile.File, error) {
+	fr := FileReport{Path: rel, SizeBefore: fi.Size(), SizeAf: fi.Size(), Action: Copied}
+	in, err := os.Open(path)
+	if err != nil {
+		return fr, nil, nil, err
+	}
+	defer in.Close()
+	var out prune.Output = discard{}
+	var af *atomicfile.File
+	if !o.DryRun {
+		if af, err = atomicfile.CreateFile(path); err != nil {
+			return fr, nil, nil, err
+		}
+		out = af
+	}
+	keep := false
+	defer func() {
+		if af != nil && !keep {
+			af.Abort()
+		}
+	}()
+	r, err := prune.Rewrite(out, in, fi.Size(), path, o.Options)
+	switch {
+	case errors.Is(err, prune.ErrNoDeviceCode):
+		return fr, nil, nil, nil
+	case errors.Is(err, prune.ErrRefused):
+		fr.Action, fr.Note = Refused, err.Error()
+		return fr, nil, nil, nil
+	case err != nil:
+		return fr, nil, nil, err
+	}
+	fr.Action = Unchanged
+	for _, d := range r.Decisions {
+		switch d.Action {
+		case prune.Kept, prune.Unknown, prune.Replaced:
+			fr.Kept++
+		case prune.Dropped:
+			fr.Dropped++
+		}
+	}
+	if !r.Changed() {
+		return fr, r.Unmatched, nil, nil
+	}
+	fr.Action, fr.SizeAf = Rewritten, r.SizeAft
+	if fr.Kept == 0 {
+		fr.Action = HostOnly
+	}
+	keep = true
+	return fr, r.Unmatched, af, nil
+}
+
+// recordHash is a file's RECORD entry: "sha256=<urlsafe base64>,<size>".
+func recordHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", err
+	}
+	return "sha256=" + base64.RawURLEncoding.EncodeToString(h.Sum(nil)) + "," + strconv.FormatInt(n, 10), nil
+}
+
+// updateRecord rewrites an installed package's RECORD (paths relative to
+// the folder holding its .dist-info) for the changed and removed files.
+func updateRecord(rec string, changed map[string]string) error {
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		return err
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		return fmt.Errorf("%s: %w", rec, err)
+	}
+	base := filepath.Dir(filepath.Dir(rec))
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	touched := false
+	for _, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		if v, ok := changed[filepath.Join(base, filepath.FromSlash(row[0]))]; ok {
+			touched = true
+			if v == "" {
+				continue
+			}
+			hash, size, _ := strings.Cut(v, ",")
+			row = []string{row[0], hash, size}
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	if !touched {
+		return nil
+	}
+	af, err := atomicfile.CreateFile(rec)
+	if err != nil {
+		return err
+	}
+	defer af.Abort()
+	if _, err := af.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return af.Commit()
+}
