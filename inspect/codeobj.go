@@ -157,16 +157,62 @@ func modeV4(v, unit uint32) string {
 
 // countKernels counts kernel descriptors: symbols whose names end in ".kd".
 func countKernels(f *elf.File) int {
-	syms, err := f.DynamicSymbols()
-	if err != nil || len(syms) == 0 {
-		if syms, err = f.Symbols(); err != nil {
-			return -1
+	n := countKD(f, elf.SHT_DYNSYM)
+	if n <= 0 {
+		if m := countKD(f, elf.SHT_SYMTAB); m >= 0 {
+			return m
 		}
 	}
+	return n
+}
+
+// maxStrtab bounds the string table countKD reads to count kernels.
+const maxStrtab = 64 << 20
+
+// countKD counts the symbols named "*.kd" (kernel descriptors) of the
+// first symbol table of type typ, streaming the table: a Tensile library's
+// 14,000 kernels cost its string table's bytes, not a Go string each.
+// -1 when there is no such table or it cannot be read.
+func countKD(f *elf.File, typ elf.SectionType) int {
+	var tab *elf.Section
+	for _, s := range f.Sections {
+		if s.Type == typ {
+			tab = s
+			break
+		}
+	}
+	if tab == nil || int(tab.Link) >= len(f.Sections) || tab.Link == 0 {
+		return -1
+	}
+	strs := f.Sections[tab.Link]
+	if strs.Size > maxStrtab || strs.Type != elf.SHT_STRTAB {
+		return -1
+	}
+	names, err := strs.Data()
+	if err != nil {
+		return -1
+	}
+	entry := 24
+	if f.Class == elf.ELFCLASS32 {
+		entry = 16
+	}
+	buf := make([]byte, 4096*entry)
+	r := tab.Open()
 	n := 0
-	for _, s := range syms {
-		if strings.HasSuffix(s.Name, ".kd") {
-			n++
+	for {
+		k, err := io.ReadFull(r, buf)
+		for off := 0; off+entry <= k; off += entry {
+			name := int(f.ByteOrder.Uint32(buf[off:]))
+			if name <= 0 || name >= len(names) {
+				continue
+			}
+			end := bytes.IndexByte(names[name:], 0)
+			if end >= 3 && string(names[name+end-3:name+end]) == ".kd" {
+				n++
+			}
+		}
+		if err != nil {
+			break
 		}
 	}
 	return n
