@@ -134,3 +134,42 @@ func TestPruneFolder(t *testing.T) {
 		t.Error("keep gfx1100 wrote the output")
 	}
 }
+
+// list --duplicates finds code objects identical across files, and builds
+// for several processors that share their machine code.
+func TestListDuplicates(t *testing.T) {
+	out, stderr, code := run(t, "list", "--json", "--duplicates", "../../testdata/targets")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc := decode(t, []byte(out))
+	if errs := validate(loadSchema(t), doc); len(errs) > 0 {
+		t.Fatalf("schema violations:\n%s", strings.Join(errs, "\n"))
+	}
+	var got struct {
+		Duplicates []struct {
+			Identical bool
+			Copies    []struct {
+				File     string
+				TargetID string `json:"target_id"`
+			}
+		}
+	}
+	json.Unmarshal([]byte(out), &got)
+	identical, generic := false, false
+	for _, d := range got.Duplicates {
+		var ts []string
+		for _, c := range d.Copies {
+			ts = append(ts, c.TargetID)
+		}
+		s := strings.Join(ts, " ")
+		identical = identical || d.Identical && strings.Count(s, "gfx1030") >= 2
+		generic = generic || !d.Identical && strings.Contains(s, "gfx9-generic") && strings.Contains(s, "gfx906")
+	}
+	if !identical || !generic {
+		t.Errorf("identical gfx1030 copies %v, gfx906 sharing gfx9-generic's code %v:\n%s", identical, generic, out)
+	}
+	if out, _, _ := run(t, "list", "--json", "../../testdata/targets/app"); strings.Contains(out, "duplicates") {
+		t.Error("duplicates listed without --duplicates")
+	}
+}

@@ -47,6 +47,7 @@ Examples:
 			&cli.BoolFlag{Name: "uri", Usage: "print llvm-readobj --offloading's lines: ID<TAB>file://PATH#offset=N&size=N (uncompressed objects only)"},
 			&cli.StringFlag{Name: "target", Usage: "list only code objects a GPU of this target can load, in any mode it may run in (gfx90a: xnack+, xnack- and any-mode builds; gfx90a:xnack+; amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-; a bundle ID)"},
 			&cli.BoolFlag{Name: "no-headers", Usage: "do not read code object headers (only container headers)"},
+			&cli.BoolFlag{Name: "duplicates", Usage: "also list code objects that are the same across targets or files (reads every byte)"},
 		},
 		Action:       runList,
 		OnUsageError: commandUsageError,
@@ -115,15 +116,24 @@ func runList(c *cli.Context) error {
 			l.Objects = filterTarget(l.Objects, *target)
 		}
 	}
+	var dups []tree.Duplicate
+	if c.Bool("duplicates") {
+		if dups, err = tree.Duplicates(c.Args().Slice()); err != nil {
+			return problem("--duplicates: %v", err)
+		}
+	}
 	switch {
 	case c.Bool("json"):
-		err = writeJSON(out, listings, noCode)
+		err = writeJSON(out, listings, noCode, dups)
 	case c.Bool("uri"):
 		err = writeURIs(out, listings)
 	default:
 		err = writeTable(out, listings, target, holds)
 		if err == nil && noCode >= 0 {
 			_, err = fmt.Fprintf(out, "%d file(s) without device code\n", noCode)
+		}
+		if err == nil && c.Bool("duplicates") {
+			err = writeDuplicates(out, dups)
 		}
 	}
 	if err != nil {
@@ -420,8 +430,9 @@ func writeURIs(w io.Writer, ls []*inspect.Listing) error {
 
 // JSON shapes (testdata/goffload-list.schema.json).
 type jsonOutput struct {
-	Files   []jsonFile  `json:"files"`
-	Summary jsonSummary `json:"summary"`
+	Files      []jsonFile       `json:"files"`
+	Summary    jsonSummary      `json:"summary"`
+	Duplicates *[]jsonDuplicate `json:"duplicates,omitempty"` // with --duplicates
 }
 
 type jsonFile struct {
@@ -508,10 +519,54 @@ type jsonPerTarg struct {
 
 func ptr[T any](v T) *T { return &v }
 
-func writeJSON(w io.Writer, ls []*inspect.Listing, noCode int) error {
+// writeDuplicates prints the groups of code objects that are the same.
+func writeDuplicates(w io.Writer, dups []tree.Duplicate) error {
+	if len(dups) == 0 {
+		_, err := fmt.Fprintln(w, "\nno duplicate code objects")
+		return err
+	}
+	fmt.Fprintln(w, "\nDuplicates:")
+	for _, d := range dups {
+		what := "the same machine code, different headers (a generic build would serve)"
+		if d.Identical {
+			what = "identical bytes"
+		}
+		fmt.Fprintf(w, "  %d × %s, %s:\n", len(d.Copies), sizeString(d.Copies[0].Size), what)
+		for _, c := range d.Copies {
+			fmt.Fprintf(w, "    %s #%d %s\n", inspect.Escape(c.File), c.Index, inspect.Escape(c.ID))
+		}
+	}
+	return nil
+}
+
+type jsonDuplicate struct {
+	Identical bool          `json:"identical"`
+	Copies    []jsonDupCopy `json:"copies"`
+}
+
+type jsonDupCopy struct {
+	File     string `json:"file"`
+	Index    int    `json:"index"`
+	ID       string `json:"id"`
+	TargetID string `json:"target_id"`
+	Size     int64  `json:"size"`
+}
+
+func writeJSON(w io.Writer, ls []*inspect.Listing, noCode int, dups []tree.Duplicate) error {
 	out := jsonOutput{Files: []jsonFile{}, Summary: jsonSummary{Targets: map[string]jsonPerTarg{}}}
 	if noCode >= 0 {
 		out.Summary.NoCode = &noCode
+	}
+	if dups != nil {
+		js := []jsonDuplicate{}
+		for _, d := range dups {
+			j := jsonDuplicate{Identical: d.Identical}
+			for _, c := range d.Copies {
+				j.Copies = append(j.Copies, jsonDupCopy(c))
+			}
+			js = append(js, j)
+		}
+		out.Duplicates = &js
 	}
 	for _, l := range ls {
 		f := jsonFile{File: l.File, Kind: l.Kind, Objects: []jsonObject{}, Wrappers: []jsonWrapper{}, Errors: []jsonError{}}
