@@ -64,7 +64,8 @@ type GPUVerdict struct {
 type Result struct {
 	File string
 	// Family is "" for a file, else the kind of data-file family
-	// ("tensile", "miopen-kdb") whose folder File is.
+	// ("tensile", "miopen-kdb") whose folder File is, or "kpack" for a
+	// kpack'd binary judged through its KPAK archives.
 	Family   string
 	LoadedBy string
 	// Verdict is the worst of Verdicts.
@@ -81,6 +82,7 @@ type Result struct {
 func Check(files []*File, gpus []targetid.Target) []*Result {
 	var out []*Result
 	fams, rest := families(files)
+	cache := archives{}
 	for _, f := range rest {
 		r := &Result{File: f.Path, LoadedBy: f.LoadedBy, Verdicts: map[string]GPUVerdict{}}
 		switch {
@@ -88,6 +90,12 @@ func Check(files []*File, gpus []targetid.Target) []*Result {
 			r.Verdict = NotFound
 		case f.Err != nil || f.Listing == nil:
 			r.Verdict, r.Err = Unreadable, f.Err
+		case len(kpackWrappers(f.Listing)) > 0:
+			ws := kpackWrappers(f.Listing)
+			for _, g := range gpus {
+				r.Verdicts[g.String()] = worstMode(g, func(c targetid.Target) GPUVerdict { return judgeKpack(f.Path, ws, c, cache) })
+			}
+			r.Verdict, r.Family = worst(r.Verdicts), "kpack"
 		case len(f.Devices()) == 0:
 			r.Verdict = NoCode
 		default:

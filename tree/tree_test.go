@@ -257,3 +257,33 @@ func itoa(v int) string {
 	}
 	return s
 }
+
+// A kpack'd install: the binary's two translation units for gfx1100 in
+// their archive, gfx1030's archive lacking one, an empty archive.
+func TestCheckKpack(t *testing.T) {
+	dir := t.TempDir()
+	kp := "../inspect/testdata/"
+	copyTo(t, dir, kp+"kpak-hipk.so:lib/libfoo.so", kp+"kpak-foo_gfx1100.kpack:.kpack/foo_gfx1100.kpack",
+		kp+"kpak-foo_gfx1030.kpack:.kpack/foo_gfx1030.kpack")
+	files, _ := Walk([]string{filepath.Join(dir, "lib")}, nil)
+	rs := byFile(Check(files, gpus("gfx1100", "gfx1030", "gfx1101", "gfx90a")))
+	r := rs["libfoo.so"]
+	if r == nil || r.Family != "kpack" {
+		t.Fatalf("libfoo.so: %+v", r)
+	}
+	for g, want := range map[string]Verdict{"gfx1100": Exact, "gfx1030": None, "gfx1101": Override, "gfx90a": None} {
+		if v := r.Verdicts[g]; v.Verdict != want {
+			t.Errorf("%s: %+v, want %s", g, v, want)
+		}
+	}
+	if v := r.Verdicts["gfx1030"]; !strings.Contains(v.Missing, "lib/libfoo.so#1") {
+		t.Errorf("gfx1030 names %q", v.Missing)
+	}
+	// An empty archive on the search path is a fault of its own.
+	copyTo(t, dir, kp+"kpak-foo_empty.kpack:.kpack/foo_gfx1100.kpack")
+	files, _ = Walk([]string{filepath.Join(dir, "lib")}, nil)
+	rs = byFile(Check(files, gpus("gfx1100")))
+	if v := rs["libfoo.so"].Verdicts["gfx1100"]; v.Verdict != None || !strings.Contains(v.Missing, "empty") {
+		t.Errorf("empty archive: %+v", v)
+	}
+}

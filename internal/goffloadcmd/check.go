@@ -38,7 +38,9 @@ is reported as not-found. Folders and wheels are checked file by file.
 Per-GPU data files are judged as one entry per folder: Tensile libraries
 (rocBLAS, hipBLASLt: library/) and MIOpen kernel databases (*.kdb); a family
 lacking, for one GPU, a kind of file it has for all its others is none for
-that GPU, naming the missing file.
+that GPU, naming the missing file. A kpack'd binary (HIPK wrappers) is judged
+through the KPAK archives its wrappers' search paths find: each translation
+unit's code for the GPU must be there, and an empty archive is none.
 
 Exit status: 0 when every file with device code is exact, compatible or
 generic for every GPU; 1 when anything is override or none, or unreadable;
@@ -176,7 +178,11 @@ func writeCheckTable(w io.Writer, results []*tree.Result, gpus []targetid.Target
 			}
 		}
 		file := inspect.Escape(r.File)
-		if r.Family != "" {
+		switch r.Family {
+		case "":
+		case "kpack":
+			file += " (kpack'd: through its KPAK archives)"
+		default:
 			file += " (" + r.Family + " files)"
 		}
 		if r.LoadedBy != "" {
