@@ -182,6 +182,8 @@ func TestFamilies(t *testing.T) {
 		targets+"/gen.sh:rocblas/library/TensileLibrary_lazy_gfx1100.dat",
 		targets+"/gen.sh:miopen/db/gfx90a6e.kdb",
 		targets+"/gen.sh:miopen/db/gfx1030_36.kdb",
+		co+":hipblaslt/library/gfx90a/TensileLibrary_gfx90a.co",
+		co+":hipblaslt/library/gfx942/TensileLibrary_gfx942.co",
 	)
 	files, _ := Walk([]string{dir}, nil)
 	rs := Check(files, gpus("gfx90a:xnack-", "gfx1030", "gfx1031", "gfx942"))
@@ -206,6 +208,15 @@ func TestFamilies(t *testing.T) {
 		if v := tl.Verdicts[g]; v != want {
 			t.Errorf("tensile for %s: %+v, want %+v", g, v, want)
 		}
+	}
+	var newer *Result
+	for _, r := range rs {
+		if r.Family == "tensile" && strings.HasSuffix(r.File, "hipblaslt/library") {
+			newer = r
+		}
+	}
+	if newer == nil || newer.Verdicts["gfx90a:xnack-"].Verdict != Exact || newer.Verdicts["gfx1030"].Verdict != None {
+		t.Errorf("hipblaslt library/<gfx>/: %+v", newer)
 	}
 	kdb := got["miopen-kdb"]
 	if kdb == nil || kdb.Verdicts["gfx1030"].Verdict != Exact || kdb.Verdicts["gfx942"].Verdict != None {
