@@ -80,3 +80,30 @@ func FuzzTargetIDFeatures(f *testing.F) {
 		FirstMalformed([]string{a, b})
 	})
 }
+
+// FuzzParseTarget: any text either fails to parse or gives a Target whose
+// spelling parses to the same target, and the rule never panics and
+// agrees with itself: what Loads takes, Runs takes too.
+func FuzzParseTarget(f *testing.F) {
+	for _, s := range []string{"gfx90a", "gfx90a:xnack+", "gfx942:sramecc+:xnack-", "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-",
+		"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", "gfx9-generic", "GFX90A", "gfx90a:xnack", "sm_80", "host-x86_64-unknown-linux-gnu-"} {
+		f.Add(s, "gfx90a:xnack-")
+	}
+	f.Fuzz(func(t *testing.T, s, code string) {
+		tg, err := ParseTarget(s)
+		if err != nil {
+			return
+		}
+		_ = tg.Check([]string{"gfx1300"})
+		again, err := ParseTarget(tg.String())
+		if err != nil || again.String() != tg.String() {
+			t.Fatalf("%q: String %q parses to %q, %v", s, tg.String(), again.String(), err)
+		}
+		c := Code{Kind: "hipv4", Triple: "amdgcn-amd-amdhsa-", TargetID: code}
+		if r, _ := tg.Loads(c); r > 0 && !tg.Runs(c) {
+			t.Fatalf("%s loads %s but does not run it", tg, code)
+		}
+		_, _ = tg.Choose([]Code{c, CodeOf(code)})
+		_ = tg.Names(c)
+	})
+}

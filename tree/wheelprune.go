@@ -20,8 +20,9 @@ import (
 	"github.com/goffload/goffload/targetid"
 )
 
-// maxMember caps a wheel member inflated to be rewritten.
-const maxMember = 16 << 30
+// maxMember caps a wheel member inflated to be rewritten (the largest
+// real ones, libtorch_hip.so, are 1.4 GB): a zip bomb fills no disk.
+const maxMember = 4 << 30
 
 // PruneWheel prunes the members of a wheel (any zip) into the new wheel
 // out: members with device code rewritten by package prune and stored with
