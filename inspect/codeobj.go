@@ -3,10 +3,12 @@ package inspect
 import (
 	"bytes"
 	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goffload/goffload/magic"
 )
@@ -92,6 +94,14 @@ func isText(b []byte) bool {
 }
 
 func readELFCode(c *CodeObject, r io.ReaderAt, size int64) {
+	if readAMDGPU(c, r, size) {
+		return
+	}
+	readELFCodeSlow(c, r, size)
+}
+
+// readELFCodeSlow reads any ELF code object through debug/elf.
+func readELFCodeSlow(c *CodeObject, r io.ReaderAt, size int64) {
 	f, err := elf.NewFile(io.NewSectionReader(r, 0, size))
 	if err != nil {
 		return
@@ -155,6 +165,124 @@ func modeV4(v, unit uint32) string {
 	return "on"
 }
 
+// readAMDGPU reads an ELF64 little-endian AMDGPU code object's facts with
+// two reads of its headers and one pass over its symbols, without building
+// debug/elf's tables: listing a library of thousands of code objects
+// spends its time here. It reports false for anything else (the general
+// reader then runs).
+func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
+	var eh [64]byte
+	if size < 64 {
+		return false
+	}
+	if _, err := r.ReadAt(eh[:], 0); err != nil {
+		return false
+	}
+	le := binary.LittleEndian
+	if eh[4] != 2 || eh[5] != 1 || le.Uint16(eh[18:]) != uint16(emAMDGPU) || le.Uint16(eh[58:]) != 64 {
+		return false
+	}
+	shoff, shnum := le.Uint64(eh[40:]), uint64(le.Uint16(eh[60:]))
+	if shnum == 0 || shoff > uint64(size) || shnum*64 > uint64(size)-shoff {
+		return false
+	}
+	sh := make([]byte, shnum*64)
+	if _, err := r.ReadAt(sh, int64(shoff)); err != nil {
+		return false
+	}
+	flags := le.Uint32(eh[48:])
+	c.Machine = "AMDGPU"
+	c.Processor = ProcessorName(flags)
+	if eh[7] == osabiHSA {
+		c.CodeObjectVersion = int(eh[8]) + 2
+	}
+	if c.CodeObjectVersion >= 4 {
+		c.Xnack = modeV4(flags&efXnackV4, 0x100)
+		c.SRAMECC = modeV4(flags&efSramEccV4, 0x400)
+	} else if c.CodeObjectVersion == 3 {
+		c.Xnack, c.SRAMECC = onOff(flags&efXnackV3 != 0), onOff(flags&efSramEccV3 != 0)
+	}
+	// As countKernels: .dynsym's, else .symtab's when it says more.
+	c.Kernels = countKDRaw(r, size, sh, uint32(elf.SHT_DYNSYM))
+	if c.Kernels <= 0 {
+		if m := countKDRaw(r, size, sh, uint32(elf.SHT_SYMTAB)); m >= 0 {
+			c.Kernels = m
+		}
+	}
+	return true
+}
+
+// countKDRaw is countKD over raw section headers: the "*.kd" symbols of
+// the first table of type typ; -1 when there is none or it cannot be read.
+func countKDRaw(r io.ReaderAt, size int64, sh []byte, typ uint32) int {
+	le := binary.LittleEndian
+	for i := 0; i+64 <= len(sh); i += 64 {
+		if le.Uint32(sh[i+4:]) != typ {
+			continue
+		}
+		off, n, link := le.Uint64(sh[i+24:]), le.Uint64(sh[i+32:]), uint64(le.Uint32(sh[i+40:]))
+		if link == 0 || (link+1)*64 > uint64(len(sh)) || off > uint64(size) || n > uint64(size)-off {
+			return -1
+		}
+		s := sh[link*64:]
+		soff, sn := le.Uint64(s[24:]), le.Uint64(s[32:])
+		if le.Uint32(s[4:]) != uint32(elf.SHT_STRTAB) || sn > maxStrtab || soff > uint64(size) || sn > uint64(size)-soff {
+			return -1
+		}
+		bp := scratch.Get().(*[]byte)
+		defer scratch.Put(bp)
+		if uint64(cap(*bp)) < sn+n {
+			*bp = make([]byte, sn+n)
+		}
+		names, tab := (*bp)[:sn], (*bp)[sn:sn+n]
+		if _, err := r.ReadAt(names, int64(soff)); err != nil {
+			return -1
+		}
+		if n > 1<<20 { // a large table: streamed
+			return countNames(io.NewSectionReader(r, int64(off), int64(n)), names, 24, le)
+		}
+		if _, err := r.ReadAt(tab, int64(off)); err != nil {
+			return -1
+		}
+		return countKDIn(tab, names, 24, le)
+	}
+	return -1
+}
+
+// scratch holds the buffers countKDRaw reads string and symbol tables
+// into, reused across code objects.
+var scratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// countNames counts the symbols of a symbol table (entries of entry bytes,
+// the name's offset first) whose names in names end in ".kd", streaming it.
+func countNames(tab io.Reader, names []byte, entry int, bo binary.ByteOrder) int {
+	buf := make([]byte, 1024*entry)
+	n := 0
+	for {
+		k, err := io.ReadFull(tab, buf)
+		n += countKDIn(buf[:k], names, entry, bo)
+		if err != nil {
+			return n
+		}
+	}
+}
+
+// countKDIn is countNames over a table held in memory.
+func countKDIn(tab, names []byte, entry int, bo binary.ByteOrder) int {
+	n := 0
+	for off := 0; off+entry <= len(tab); off += entry {
+		name := int(bo.Uint32(tab[off:]))
+		if name <= 0 || name >= len(names) {
+			continue
+		}
+		end := bytes.IndexByte(names[name:], 0)
+		if end >= 3 && string(names[name+end-3:name+end]) == ".kd" {
+			n++
+		}
+	}
+	return n
+}
+
 // countKernels counts kernel descriptors: symbols whose names end in ".kd".
 func countKernels(f *elf.File) int {
 	n := countKD(f, elf.SHT_DYNSYM)
@@ -196,26 +324,7 @@ func countKD(f *elf.File, typ elf.SectionType) int {
 	if f.Class == elf.ELFCLASS32 {
 		entry = 16
 	}
-	buf := make([]byte, 4096*entry)
-	r := tab.Open()
-	n := 0
-	for {
-		k, err := io.ReadFull(r, buf)
-		for off := 0; off+entry <= k; off += entry {
-			name := int(f.ByteOrder.Uint32(buf[off:]))
-			if name <= 0 || name >= len(names) {
-				continue
-			}
-			end := bytes.IndexByte(names[name:], 0)
-			if end >= 3 && string(names[name+end-3:name+end]) == ".kd" {
-				n++
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	return n
+	return countNames(tab.Open(), names, entry, f.ByteOrder)
 }
 
 // countCUDAKernels counts .text.<kernel> sections of a cubin.
