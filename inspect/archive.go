@@ -16,7 +16,9 @@ const maxMembers = 1 << 20
 // big), recursively. A damaged member header ends the walk of that archive
 // (nothing after it can be located); a damaged member does not.
 func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
-	a, err := ar.NewReader(r, size, w.archivePath(p))
+	// Thin members are read only below the archive's folder: a name
+	// with ".." or an absolute one is damage, not a file to open.
+	a, err := ar.NewReader(r, size, w.archivePath(p), ar.RejectEscapingPaths())
 	if err != nil {
 		w.fail(p, 0, "archive header", err)
 		return

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/internal/llvmref"
 )
 
 func realBytes(t *testing.T, name string) []byte {
@@ -107,5 +110,39 @@ func TestHostileRealFiles(t *testing.T) {
 				t.Errorf("error %q has no offset", msg)
 			}
 		})
+	}
+}
+
+// A thin archive's members are read only below its folder: "../x.o" and
+// absolute names are reported as damage, never opened.
+func TestThinArchiveEscape(t *testing.T) {
+	arTool := llvmref.Need(t, "llvm-ar")
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	os.MkdirAll(sub, 0o755)
+	obj, err := os.ReadFile(filepath.Join(realDir, "hip-nonrdc.o"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(sub, "a.o"), obj, 0o644)
+	os.WriteFile(filepath.Join(dir, "secret.o"), obj, 0o644)
+	if res := llvmref.Run(t, sub, nil, nil, arTool, "rcT", "thin.a", "a.o", "../secret.o"); res.Code != 0 {
+		t.Fatalf("llvm-ar: %s", res.Stderr)
+	}
+	l, err := ReadFile(filepath.Join(sub, "thin.a"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if len(l.Errors) != 1 || !errors.Is(l.Errors[0], ar.ErrInsecurePath) {
+		t.Errorf("errors %v, want one insecure path", l.Errors)
+	}
+	for _, o := range l.Objects {
+		if strings.Contains(strings.Join(o.Path, " "), "secret") {
+			t.Errorf("read %s", o.Where())
+		}
+	}
+	if len(l.Devices()) != 3 {
+		t.Errorf("%d device objects from a.o, want 3", len(l.Devices()))
 	}
 }
