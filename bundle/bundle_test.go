@@ -731,3 +731,10 @@ func TestSelectUnspecifiedFeature(t *testing.T) {
 		}
 	}
 }
+
+// Zero values fail with an error, never a panic.
+func TestZeroEntry(t *testing.T) {
+	if _, err := (&Entry{}).Open(); err == nil {
+		t.Error("a zero Entry opened")
+	}
+}

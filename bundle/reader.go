@@ -323,6 +323,9 @@ func (e *Entry) Size() int64 {
 // objfmt.ErrTruncated) and for a text entry without an END marker (a
 // *textfmt.FormatError).
 func (e *Entry) Open() (*io.SectionReader, error) {
+	if e.part == nil || e.r == nil {
+		return nil, errors.New("bundle: the entry was not read from a bundle (use Bundle.Entries)")
+	}
 	e.resolve()
 	if e.err != nil {
 		return nil, e.err

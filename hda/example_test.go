@@ -32,7 +32,8 @@ func Example() {
 	res, err := hda.Unbundle(hda.Options{
 		Archive: in, ArchiveSize: fi.Size(), ArchiveName: "libt.a",
 		Targets: []string{"hip-amdgcn-amd-amdhsa--gfx906:xnack+", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+"},
-		// Decompress is left nil: compressed members are not read.
+		// Decompress is left nil: compressed members are inflated into
+		// temporary files.
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -23,6 +23,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/compress"
 	"io"
 	"sort"
 	"strings"
@@ -53,7 +54,8 @@ type Options struct {
 	HipOpenMP    bool // hip/hipv4 and openmp kinds are compatible
 	CheckInput   bool // -check-input-archive: reject members with conflicting target IDs
 
-	// Decompress, when set, is called for members that start with "CCOB":
+	// Decompress is called for members that start with "CCOB" (nil: each
+	// is inflated into a temporary file, MaxInflated bytes at most):
 	// it decodes the member (size bytes read from r, with LLVM 22's reader
 	// semantics) and returns the decompressed member to read at random,
 	// which must stay readable until the outputs are written. The bundler
@@ -114,13 +116,21 @@ type Result struct {
 }
 
 // Close closes the files a thin archive's members were read from.
-func (r *Result) Close() error { return r.rd.Close() }
+func (r *Result) Close() error {
+	if r == nil || r.rd == nil {
+		return nil
+	}
+	return r.rd.Close()
+}
 
 // Unbundle reads the archive and returns an Output for each target, in
 // the order of o.Targets. A target without code objects is an error
 // (naming the archive, in LLVM's words) unless o.AllowMissing; the error
 // comes after every member was read, as every other error before it.
 func Unbundle(o Options) (*Result, error) {
+	if o.Archive == nil {
+		return nil, errors.New("hda: Options.Archive is nil")
+	}
 	var head [8]byte
 	if n, _ := o.Archive.ReadAt(head[:], 0); magic.Identify(head[:n]) != magic.Archive {
 		// LLVM says this of every input that is not an archive (GNU, BSD,
@@ -234,10 +244,11 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 		}
 		return sr, size, nil
 	}
-	if o.Decompress == nil {
-		return sr, size, nil
+	decompress := o.Decompress
+	if decompress == nil {
+		decompress = inflate
 	}
-	out, n, err := o.Decompress(sr, size)
+	out, n, err := decompress(sr, size)
 	var tl *spool.TooLargeError
 	if errors.As(err, &tl) {
 		return nil, 0, errorf("'%s(%s)': %w", o.ArchiveName, m.Name, err)
@@ -414,4 +425,28 @@ func checkMembers(o Options, members []*ar.Member) error {
 		}
 	}
 	return nil
+}
+
+// MaxInflated bounds a compressed member the default Decompress inflates
+// (into an unnamed temporary file).
+const MaxInflated = 1 << 30
+
+// inflate is the default Decompress: LLVM 22's reading of one CCOB,
+// streamed into an unnamed temporary file of MaxInflated bytes at most
+// (a *spool.TooLargeError past it), which stays open until the process
+// ends.
+func inflate(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
+	src, _, err := compress.NewLLVMReader(r, size)
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := spool.New()
+	if err != nil {
+		return nil, 0, err
+	}
+	if _, err := io.Copy(f.Writer(MaxInflated, "decompressed member"), src); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f.File, f.Size, nil
 }

@@ -225,3 +225,13 @@ func decompressInMemory(max uint64) func(io.ReaderAt, int64) (io.ReaderAt, int64
 		return bytes.NewReader(out), int64(len(out)), nil
 	}
 }
+
+// Zero values fail with an error, never a panic.
+func TestZeroOptions(t *testing.T) {
+	if _, err := Unbundle(Options{}); err == nil {
+		t.Error("Unbundle(Options{}) succeeded")
+	}
+	if err := (&Result{}).Close(); err != nil {
+		t.Error(err)
+	}
+}
