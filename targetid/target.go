@@ -74,11 +74,15 @@ var (
 func ParseTarget(s string) (Target, error) {
 	var t Target
 	tid := s
-	if p := strings.SplitN(s, "-", 6); len(p) == 6 && parseArch(p[1]) != "" && parseArch(p[0]) == "" {
+	if p := strings.SplitN(s, "-", 6); len(p) >= 5 && parseArch(p[1]) != "" && parseArch(p[0]) == "" {
 		if p[0] == "host" {
 			return t, fmt.Errorf("%w: %q is a host entry, not a GPU", ErrSyntax, s)
 		}
-		t.Kind, t.Triple, tid = p[0], strings.Join(p[1:5], "-"), p[5]
+		if len(p) == 6 {
+			t.Kind, t.Triple, tid = p[0], strings.Join(p[1:5], "-"), p[5]
+		} else { // a three-field triple, as older releases wrote bundle IDs
+			t.Kind, t.Triple, tid = p[0], strings.Join(p[1:4], "-"), p[4]
+		}
 	} else if p := strings.SplitN(s, "-", 5); len(p) == 5 && parseArch(p[0]) != "" {
 		t.Triple, tid = strings.Join(p[:4], "-"), p[4]
 	}
@@ -86,6 +90,9 @@ func ParseTarget(s string) (Target, error) {
 	t.Processor = proc
 	if proc == "" {
 		return t, fmt.Errorf("%w: %q names no processor", ErrSyntax, s)
+	}
+	if strings.HasSuffix(tid, ":") {
+		return t, fmt.Errorf("%w: %q ends in ':' (no feature after it)", ErrSyntax, s)
 	}
 	for rest != "" {
 		var f string
@@ -310,9 +317,20 @@ func (t Target) Choose(codes []Code) (int, error) {
 			}
 		}
 	}
+	// The processor's own builds for modes t leaves open: on the GPU,
+	// one of them runs whatever else is there (a generic family's code
+	// only when none fits), so which depends on the mode.
+	var own []string
+	for _, m := range modal {
+		if h, err := ParseTarget(m); err == nil && h.Processor == t.Processor {
+			own = append(own, m)
+		}
+	}
 	switch {
-	case best >= 0:
+	case best >= 0 && (bestRank >= 100 || len(own) == 0):
 		return best, nil
+	case len(own) > 0:
+		return -1, &AmbiguousError{Target: t, Builds: own}
 	case len(modal) > 0:
 		return -1, &AmbiguousError{Target: t, Builds: modal}
 	}

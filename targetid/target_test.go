@@ -21,6 +21,8 @@ func TestParseTargetSpellings(t *testing.T) {
 		{"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", "hipv4", "amdgcn-amd-amdhsa-", "gfx90a:xnack+"},
 		{"hip-amdgcn-amd-amdhsa-unknown-gfx906", "hip", "amdgcn-amd-amdhsa-unknown", "gfx906"},
 		{"openmp-amdgcn-amd-amdhsa--gfx11-generic", "openmp", "amdgcn-amd-amdhsa-", "gfx11-generic"},
+		// ROCm 5's bundle IDs, with a three-field triple
+		{"hip-amdgcn-amd-amdhsa-gfx906", "hip", "amdgcn-amd-amdhsa", "gfx906"},
 	} {
 		g, err := ParseTarget(c.in)
 		if err != nil {
@@ -34,7 +36,7 @@ func TestParseTargetSpellings(t *testing.T) {
 			t.Errorf("Check(%q): %v", c.in, err)
 		}
 	}
-	for _, bad := range []string{"", ":xnack+", "gfx90a:xnack", "gfx90a:xnack+:xnack-", "host-x86_64-unknown-linux-gnu-"} {
+	for _, bad := range []string{"", ":xnack+", "gfx90a:xnack", "gfx90a:xnack+:xnack-", "host-x86_64-unknown-linux-gnu-", "gfx90a:", "gfx90a:xnack+:"} {
 		if _, err := ParseTarget(bad); !errors.Is(err, ErrSyntax) {
 			t.Errorf("ParseTarget(%q) = %v, want ErrSyntax", bad, err)
 		}
@@ -120,6 +122,11 @@ func TestChoose(t *testing.T) {
 		{"gfx90a", codes("gfx90a:xnack+", "gfx90a"), 1, nil},
 		// Own code before the generic family's.
 		{"gfx906", codes("gfx9-generic", "gfx906"), 1, nil},
+		// Own builds for open modes: on the GPU one of them runs, not
+		// the generic code, so which is the mode's.
+		{"gfx906", codes("gfx9-generic", "gfx906:xnack+", "gfx906:xnack-"), -1, ErrAmbiguous},
+		{"gfx906:xnack-", codes("gfx9-generic", "gfx906:xnack+", "gfx906:xnack-"), 2, nil},
+		{"gfx900", codes("gfx9-generic", "gfx906:xnack+", "gfx906:xnack-"), 0, nil},
 		{"gfx906", codes("gfx9-generic", "gfx1030"), 0, nil},
 		{"gfx1100", codes("gfx906", "gfx90a"), -1, ErrNoMatch},
 		{"gfx1100", nil, -1, ErrNoMatch},
