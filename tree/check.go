@@ -96,7 +96,7 @@ func Check(files []*File, gpus []targetid.Target) []*Result {
 				r.Verdicts[g.String()] = worstMode(g, func(c targetid.Target) GPUVerdict { return judgeKpack(f.Path, ws, c, cache) })
 			}
 			r.Verdict, r.Family = worst(r.Verdicts), "kpack"
-		case len(f.Devices()) == 0:
+		case len(f.Listing.Objects) == 0 && len(f.Listing.Errors) == 0:
 			r.Verdict = NoCode
 		default:
 			r.Targets = targetsOf(f.Listing)
@@ -104,6 +104,10 @@ func Check(files []*File, gpus []targetid.Target) []*Result {
 				r.Verdicts[g.String()] = worstMode(g, func(c targetid.Target) GPUVerdict { return judgeListing(f.Listing, c) })
 			}
 			r.Verdict = worst(r.Verdicts)
+			if len(f.Listing.Errors) > 0 {
+				// Damage may hide code, or its lack: not a verdict to pass.
+				r.Verdict, r.Err = Unreadable, f.Listing.Errors[0]
+			}
 		}
 		out = append(out, r)
 	}
@@ -178,14 +182,26 @@ func worstMode(g targetid.Target, judge func(targetid.Target) GPUVerdict) GPUVer
 // judgeListing judges a GPU whose modes are all named against every
 // container of a file: the worst container decides.
 func judgeListing(l *inspect.Listing, gpu targetid.Target) GPUVerdict {
+	// Every container, host entries included: a bundle left with its
+	// host entry only has no code for any GPU, and the runtime registers
+	// it all the same.
 	var order []string
 	byContainer := map[string][]targetid.Code{}
-	for _, o := range l.Devices() {
-		k := strings.Join(o.Path, "\x00")
-		if byContainer[k] == nil {
-			order = append(order, k)
+	for _, o := range l.Objects {
+		if o.Nested > 0 {
+			continue
 		}
-		byContainer[k] = append(byContainer[k], o.Target())
+		k := strings.Join(o.Path, "\x00")
+		if _, seen := byContainer[k]; !seen {
+			order = append(order, k)
+			byContainer[k] = []targetid.Code{}
+		}
+		if !o.Host {
+			byContainer[k] = append(byContainer[k], o.Target())
+		}
+	}
+	if len(order) == 0 {
+		return GPUVerdict{Verdict: None}
 	}
 	var w GPUVerdict
 	for i, k := range order {

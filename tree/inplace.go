@@ -35,6 +35,10 @@ const maxPending = 512
 // size of each changed file and loses the lines of removed ones (an
 // installed Python package stays consistent for pip).
 func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
+	dir, err := filepath.EvalSymlinks(dir) // a folder named through a link: where it leads
+	if err != nil {
+		return nil, err
+	}
 	allowEmpty := o.AllowEmpty
 	o.AllowEmpty = true
 	type file struct {
@@ -45,7 +49,7 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 	var files []*file
 	var records []string
 	byID := map[fileID]*file{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
@@ -154,46 +158,73 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 		abort()
 		return rep, nil
 	}
-	// Everything is written: put it in place.
+	// Everything is written: put it in place. Only names that are family
+	// files of GPUs not kept are removed (another name of the same file
+	// stays); the other names of a rewritten file are pointed at it
+	// through a fresh temporary name each.
 	changed := map[string]string{} // path -> "sha256=...,size", "" removed
+	done := 0
+	partial := func(err error) (*TreeReport, error) {
+		abort()
+		return rep, fmt.Errorf("%w (after %d of the files were put in place)", err, done)
+	}
 	for i, r := range results {
 		f := files[i]
+		names := append([]string{f.path}, f.links...)
 		switch {
-		case r.remove:
-			for _, p := range append([]string{f.path}, f.links...) {
-				if err := os.Remove(p); err != nil {
-					return rep, err
+		case r.remove || r.out == nil:
+			for _, p := range names {
+				if kind, gpu, _, ok := familyOf(p); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+					if err := os.Remove(p); err != nil {
+						return partial(err)
+					}
+					changed[p] = ""
+					done++
+					if p != f.path {
+						rep.Files = append(rep.Files, FileReport{Path: p, Action: Removed, Note: kind})
+					}
 				}
-				changed[p] = ""
 			}
-		case r.out != nil:
-			if err := r.out.Chmod(f.fi.Mode().Perm()); err != nil {
-				return rep, err
+		default:
+			if err := r.out.Chmod(modeBits(f.fi)); err != nil {
+				return partial(err)
 			}
 			if err := r.out.Commit(); err != nil {
-				return rep, err
+				return partial(err)
 			}
+			results[i].out = nil
+			done++
 			for _, l := range f.links {
-				tmp := l + ".goffload-link"
+				if _, gpu, _, ok := familyOf(l); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+					if err := os.Remove(l); err != nil {
+						return partial(err)
+					}
+					changed[l] = ""
+					continue
+				}
+				tmp := fmt.Sprintf("%s.goffload-%d-%d", l, os.Getpid(), i)
 				if err := os.Link(f.path, tmp); err != nil {
-					return rep, err
+					return partial(err)
 				}
 				if err := os.Rename(tmp, l); err != nil {
-					return rep, err
+					os.Remove(tmp)
+					return partial(err)
 				}
 			}
 			sum, err := recordHash(f.path)
 			if err != nil {
-				return rep, err
+				return partial(err)
 			}
-			for _, p := range append([]string{f.path}, f.links...) {
-				changed[p] = sum
+			for _, p := range names {
+				if _, removed := changed[p]; !removed {
+					changed[p] = sum
+				}
 			}
 		}
 	}
 	for _, rec := range records {
 		if err := updateRecord(rec, changed); err != nil {
-			return rep, err
+			return partial(err)
 		}
 	}
 	sort.Slice(rep.Files, func(a, b int) bool { return rep.Files[a].Path < rep.Files[b].Path })

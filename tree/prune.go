@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,6 +28,7 @@ const (
 	Removed   = "removed"   // a family file of a GPU not kept
 	Refused   = "refused"   // device code that cannot be rewritten safely: kept as it was
 	HostOnly  = "host-only" // rewritten, and left without device code
+	Skipped   = "skipped"   // a device or socket: not a file to copy
 )
 
 // A FileReport says what a tree prune did to one file.
@@ -101,6 +103,12 @@ func PruneTree(in, out string, o TreeOptions) (*TreeReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	if fi.IsDir() {
+		// A folder named through a symbolic link: the folder it leads to.
+		if in, err = filepath.EvalSymlinks(in); err != nil {
+			return nil, err
+		}
+	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("tree: %s is not a folder", in)
 	}
@@ -142,6 +150,7 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 	}
 	var jobs []job
 	var dirs []string
+	var special []FileReport
 	first := map[fileID]string{}
 	err := filepath.WalkDir(in, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -168,6 +177,13 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 				}
 				return os.Symlink(target, filepath.Join(dst, rel))
 			}
+		case fi.Mode()&fs.ModeNamedPipe != 0:
+			special = append(special, FileReport{Path: rel, Action: Copied, Note: "named pipe, made again"})
+			if dst != "" {
+				return syscall.Mkfifo(filepath.Join(dst, rel), uint32(fi.Mode().Perm()))
+			}
+		case !fi.Mode().IsRegular():
+			special = append(special, FileReport{Path: rel, Action: Skipped, Note: "a " + fi.Mode().Type().String() + " file, not copied"})
 		case fi.Mode().IsRegular():
 			j := job{rel: rel, fi: fi}
 			if id, ok := idOf(fi); ok {
@@ -201,8 +217,13 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 			for i := range next {
 				j := jobs[i]
 				if j.link != "" {
+					// Made once every file is written, unless this name
+					// is a family file of a GPU not kept.
 					rep.Files[i] = FileReport{Path: j.rel, Action: Copied, Note: "hard link to " + j.link}
-					continue // made once every file is written
+					if kind, gpu, _, ok := familyOf(j.rel); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+						rep.Files[i] = FileReport{Path: j.rel, Action: Removed, SizeBefore: j.fi.Size(), Note: kind}
+					}
+					continue
 				}
 				fr, unmatched, err := pruneFile(filepath.Join(in, j.rel), dst, j.rel, j.fi, o)
 				rep.Files[i], errs[i] = fr, err
@@ -227,10 +248,20 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 		}
 	}
 	for i, j := range jobs {
-		if j.link != "" && dst != "" && rep.Files[i].Action != Removed {
-			if err := os.Link(filepath.Join(dst, j.link), filepath.Join(dst, j.rel)); err != nil {
+		if j.link == "" || dst == "" || rep.Files[i].Action == Removed {
+			continue
+		}
+		// The first name was left out (a family file of a GPU not kept)
+		// while this one stays: a copy of the input, under this name.
+		if first := rep.Files[slices.IndexFunc(jobs, func(x job) bool { return x.rel == j.link })]; first.Action == Removed {
+			if err := copyFile(filepath.Join(in, j.rel), filepath.Join(dst, j.rel)); err != nil {
 				return rep, err
 			}
+			rep.Files[i].Note = ""
+			continue
+		}
+		if err := os.Link(filepath.Join(dst, j.link), filepath.Join(dst, j.rel)); err != nil {
+			return rep, err
 		}
 	}
 	for k, t := range append(append([]targetid.Target(nil), o.Keep...), o.Drop...) {
@@ -241,6 +272,7 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 	if _, _, kept, _ := rep.Totals(); len(o.Keep) > 0 && kept == 0 && !allowEmpty {
 		return rep, fmt.Errorf("%s: %w", in, prune.ErrEmpty)
 	}
+	rep.Files = append(rep.Files, special...)
 	sort.Slice(rep.Files, func(a, b int) bool { return rep.Files[a].Path < rep.Files[b].Path })
 	return rep, nil
 }
@@ -316,7 +348,7 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 			unmatched = append(o.Keep, o.Drop...)
 		}
 	} else if out != nil {
-		if err := out.Chmod(fi.Mode().Perm()); err != nil {
+		if err := out.Chmod(modeBits(fi)); err != nil {
 			return fr, nil, err
 		}
 		if err := out.Commit(); err != nil {
@@ -389,7 +421,7 @@ func copyFile(src, dst string) error {
 	if _, err := io.Copy(out.File, in); err != nil {
 		return err
 	}
-	if err := out.Chmod(fi.Mode().Perm()); err != nil {
+	if err := out.Chmod(modeBits(fi)); err != nil {
 		return err
 	}
 	return out.Commit()
@@ -415,7 +447,7 @@ func copyTimes(src, dst string) error {
 		}
 		rel, _ := filepath.Rel(src, dirs[i])
 		d := filepath.Join(dst, rel)
-		if err := os.Chmod(d, fi.Mode().Perm()); err != nil {
+		if err := os.Chmod(d, modeBits(fi)); err != nil {
 			return err
 		}
 		if err := os.Chtimes(d, atime(fi), fi.ModTime()); err != nil {
@@ -430,6 +462,11 @@ func atime(fi fs.FileInfo) time.Time {
 		return time.Unix(st.Atim.Sec, st.Atim.Nsec)
 	}
 	return fi.ModTime()
+}
+
+// modeBits is a file's permission bits with setuid, setgid and sticky.
+func modeBits(fi fs.FileInfo) fs.FileMode {
+	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 }
 
 // discard is an Output that keeps nothing (dry runs).

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -132,5 +134,67 @@ func TestPruneTreeOutputInside(t *testing.T) {
 	in := mkTree(t)
 	if _, err := PruneTree(in, filepath.Join(in, "lib", "out"), TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}}); !errors.Is(err, ErrInside) {
 		t.Errorf("output inside: %v", err)
+	}
+}
+
+// Review findings: a folder named through a symbolic link is walked where
+// it leads; hard links whose names differ in being family files; named
+// pipes; check of bundles left with their host entry only, and of damage.
+func TestReviewCases(t *testing.T) {
+	in := mkTree(t)
+	link := filepath.Join(filepath.Dir(in), "link")
+	os.Symlink(in, link)
+	files, err := Walk([]string{link}, nil)
+	if err != nil || len(files) < 5 || !strings.HasPrefix(files[0].Path, link) {
+		t.Fatalf("walk through a link: %d files, %v", len(files), err)
+	}
+	lib := filepath.Join(in, "lib/rocblas/library")
+	os.Link(filepath.Join(lib, "TensileLibrary_gfx1030.co"), filepath.Join(lib, "AA.co"))
+	os.Link(filepath.Join(lib, "TensileLibrary_gfx90a.co"), filepath.Join(lib, "TensileLibrary_gfx1100.co"))
+	if err := syscall.Mkfifo(filepath.Join(in, "share/fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(filepath.Dir(in), "out")
+	rep, err := PruneTree(link, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"lib/rocblas/library/AA.co": true, "lib/rocblas/library/TensileLibrary_gfx1030.co": false,
+		"lib/rocblas/library/TensileLibrary_gfx1100.co": false, "lib/rocblas/library/TensileLibrary_gfx90a.co": true} {
+		if _, err := os.Stat(filepath.Join(out, name)); (err == nil) != want {
+			t.Errorf("%s: present %v, want %v", name, err == nil, want)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(out, "share/fifo")); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("fifo: %v", err)
+	}
+	if len(rep.Files) == 0 {
+		t.Error("empty report")
+	}
+	// In place, through the link: the same names go.
+	if _, err := PruneInPlace(link, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"lib/rocblas/library/AA.co": true, "lib/rocblas/library/TensileLibrary_gfx1030.co": false,
+		"lib/rocblas/library/TensileLibrary_gfx1100.co": false, "lib/rocblas/library/TensileLibrary_gfx90a.co": true} {
+		if _, err := os.Stat(filepath.Join(in, name)); (err == nil) != want {
+			t.Errorf("in place: %s: present %v, want %v", name, err == nil, want)
+		}
+	}
+	// A bundle left with its host entry only has code for no GPU.
+	pruned := filepath.Join(out, "lib/libk2.so")
+	files, _ = Walk([]string{pruned}, nil)
+	if r := Check(files, gpus("gfx1030"))[0]; r.Verdict != None {
+		t.Errorf("host-only libk2.so for gfx1030: %s", r.Verdict)
+	}
+	// Damage is not a verdict to pass.
+	data, _ := os.ReadFile("../testdata/inspect/libmulti-ccob.so")
+	data = bytes.Clone(data)
+	copy(data[0x2008:], "\xff\xff\xff\xff\xff\xff\xff\x7f")
+	bad := filepath.Join(t.TempDir(), "bad.so")
+	os.WriteFile(bad, data, 0o644)
+	files, _ = Walk([]string{bad}, nil)
+	if r := Check(files, gpus("gfx906"))[0]; r.Verdict != Unreadable || r.Err == nil {
+		t.Errorf("damaged: %s %v", r.Verdict, r.Err)
 	}
 }

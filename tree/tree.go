@@ -101,12 +101,21 @@ func Walk(paths []string, opts *Options) ([]*File, error) {
 			add(root, root, fi)
 			continue
 		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		// A named folder that is a symbolic link (/opt/rocm) is walked
+		// where it leads; paths are reported under the name given.
+		real, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			return nil, err
+		}
+		err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() {
 				return nil
+			}
+			if rel, err := filepath.Rel(real, p); err == nil {
+				p = filepath.Join(root, rel)
 			}
 			fi, err := os.Stat(p) // a link to a file counts as that file
 			if err != nil || !fi.Mode().IsRegular() {

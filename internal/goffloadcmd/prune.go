@@ -387,16 +387,17 @@ func pruneTree(c *cli.Context, opts prune.Options) error {
 		prune = func(in, _ string, o tree.TreeOptions) (*tree.TreeReport, error) { return tree.PruneInPlace(in, o) }
 	}
 	rep, err := prune(in, out, tree.TreeOptions{Options: opts, DryRun: dry})
-	if rep != nil {
-		writeTreeReport(c.App.Writer, rep, dry)
-	}
 	if err != nil {
 		msg := strings.NewReplacer("targetid: ", "", "prune: ", "", "tree: ", "").Replace(err.Error())
-		if errors.Is(err, tree.ErrInside) || errors.Is(err, tree.ErrExists) {
+		switch {
+		case errors.Is(err, tree.ErrInside) || errors.Is(err, tree.ErrExists):
 			return usage("prune: %s", msg)
+		case inPlace:
+			return problem("%s", msg) // it says how far it got
 		}
 		return problem("%s (nothing written)", msg)
 	}
+	writeTreeReport(c.App.Writer, rep, dry)
 	return nil
 }
 
