@@ -77,7 +77,11 @@ func FuzzWriteRead(f *testing.F) {
 			// Names LLVM could never produce: empty, or with a newline
 			// (which ends a long name), or inline names that would be
 			// misread ("/..." or with trailing spaces).
-			if n == "" || bytes.ContainsAny([]byte(n), "\n\x00") || n[0] == '/' || n[len(n)-1] == ' ' || (len(n) >= 3 && n[:3] == "#1/") {
+			// "#1", written inline as "#1/", is read as a BSD long
+			// name whose length is missing: llvm-ar 22 writes such an
+			// archive (`llvm-ar rc x.a '#1'`) and cannot read it back
+			// either, and our writer makes LLVM's bytes.
+			if n == "" || bytes.ContainsAny([]byte(n), "\n\x00") || n[0] == '/' || n[len(n)-1] == ' ' || (len(n) >= 3 && n[:3] == "#1/") || n == "#1" {
 				return
 			}
 		}
