@@ -148,6 +148,9 @@ func (f *elfFile) makeRoom(n uint64) (*room, error) {
 		}
 	}
 	sort.SliceStable(after, func(a, b int) bool { return f.shdrs[after[a]].off < f.shdrs[after[b]].off })
+	if need > l0.off+l0.filesz {
+		return nil, refuse("the program header table would grow past the end of the segment holding it")
+	}
 	if len(after) == 0 || f.shdrs[after[0]].off >= need {
 		return nil, nil
 	}
@@ -174,6 +177,9 @@ func (f *elfFile) makeRoom(n uint64) (*room, error) {
 		shift := alignUp(need-h.start, max(headAlign, 1))
 		h.to, h.vaddr, h.dva = h.start+shift, h.start+bias, shift
 		limit = h.end + shift
+		if limit > l0.off+l0.filesz {
+			return nil, refuse("the notes after the program header table would move past the end of their segment")
+		}
 	}
 	// The block: what follows, until the head's new end is free.
 	b := &move{}

@@ -34,7 +34,8 @@ var defaultDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
 func (ld *Loader) Closure(files []*File, opts *Options) []*File {
 	type need struct {
 		name, by string
-		rpath    []string // the RPATHs of the chain that led here
+		dirs     []string // where to look: RPATHs, "\x00", RUNPATH
+		chain    []string // the RPATHs of the loaders, for its own needs
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -55,13 +56,18 @@ func (ld *Loader) Closure(files []*File, opts *Options) []*File {
 		rp, _ := ef.DynString(elf.DT_RPATH)
 		run, _ := ef.DynString(elf.DT_RUNPATH)
 		origin := filepath.Dir(path)
-		var rpath []string // ignored when the object has a DT_RUNPATH
+		// glibc: the RPATHs of the object and of its loaders, unless the
+		// object has a DT_RUNPATH (then none); its own RPATH joins the
+		// chain its libraries inherit only when it has no RUNPATH.
+		chain := inherited
+		var rpath []string
 		if len(run) == 0 {
-			rpath = append(ld.expand(rp, origin), inherited...)
+			chain = append(ld.expand(rp, origin), inherited...)
+			rpath = chain
 		}
-		dirs := append(append(rpath, "\x00"), ld.expand(run, origin)...)
+		dirs := append(append(append([]string(nil), rpath...), "\x00"), ld.expand(run, origin)...)
 		for _, l := range libs {
-			queue = append(queue, need{l, path, dirs})
+			queue = append(queue, need{l, path, dirs, chain})
 		}
 	}
 	for _, f := range files {
@@ -74,7 +80,7 @@ func (ld *Loader) Closure(files []*File, opts *Options) []*File {
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		path := ld.find(n.name, n.rpath)
+		path := ld.find(n.name, n.dirs)
 		if path == "" {
 			if !notFound[n.name] {
 				notFound[n.name] = true
@@ -90,7 +96,7 @@ func (ld *Loader) Closure(files []*File, opts *Options) []*File {
 		f := read(path, path, optsOrZero(opts))
 		f.LoadedBy = n.by
 		out = append(out, f)
-		push(path, chainOf(n.rpath))
+		push(path, n.chain)
 	}
 	return out
 }
@@ -100,17 +106,6 @@ func optsOrZero(o *Options) Options {
 		return Options{}
 	}
 	return *o
-}
-
-// chainOf keeps the RPATH part of a search list (before the "\x00" mark
-// that separates the loading object's own DT_RUNPATH).
-func chainOf(dirs []string) []string {
-	for i, d := range dirs {
-		if d == "\x00" {
-			return dirs[:i]
-		}
-	}
-	return dirs
 }
 
 // expand splits colon-separated search paths, replaces $ORIGIN (the
