@@ -64,6 +64,7 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 		if m.Path() != "" {
 			// A thin member's bytes are in a file of their own.
 			q.base = -1
+			q.volatile = true
 			q.path[len(q.path)-1] = fmt.Sprintf("member %s (thin: %s)", m.Name, m.Path())
 		}
 		q = q.wholeFile()

@@ -171,13 +171,20 @@ func modeV4(v, unit uint32) string {
 // spends its time here. It reports false for anything else (the general
 // reader then runs).
 func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
-	var eh [64]byte
 	if size < 64 {
 		return false
 	}
-	if _, err := r.ReadAt(eh[:], 0); err != nil {
+	// The first 4 KiB: the ELF header and, in small code objects, all the
+	// tables read below (a larger read costs more than it saves).
+	hp := heads.Get().(*[]byte)
+	defer heads.Put(hp)
+	head := (*hp)[:min(int64(len(*hp)), size)]
+	if n, err := r.ReadAt(head, 0); n < 64 || err != nil && err != io.EOF {
 		return false
+	} else {
+		head = head[:n]
 	}
+	eh := head[:64]
 	le := binary.LittleEndian
 	if eh[4] != 2 || eh[5] != 1 || le.Uint16(eh[18:]) != uint16(emAMDGPU) || le.Uint16(eh[58:]) != 64 {
 		return false
@@ -186,9 +193,12 @@ func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
 	if shnum == 0 || shoff > uint64(size) || shnum*64 > uint64(size)-shoff {
 		return false
 	}
-	sh := make([]byte, shnum*64)
-	if _, err := r.ReadAt(sh, int64(shoff)); err != nil {
-		return false
+	sh, ok := within(head, shoff, shnum*64)
+	if !ok {
+		sh = make([]byte, shnum*64)
+		if _, err := r.ReadAt(sh, int64(shoff)); err != nil {
+			return false
+		}
 	}
 	flags := le.Uint32(eh[48:])
 	c.Machine = "AMDGPU"
@@ -203,9 +213,9 @@ func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
 		c.Xnack, c.SRAMECC = onOff(flags&efXnackV3 != 0), onOff(flags&efSramEccV3 != 0)
 	}
 	// As countKernels: .dynsym's, else .symtab's when it says more.
-	c.Kernels = countKDRaw(r, size, sh, uint32(elf.SHT_DYNSYM))
+	c.Kernels = countKDRaw(r, size, head, sh, uint32(elf.SHT_DYNSYM))
 	if c.Kernels <= 0 {
-		if m := countKDRaw(r, size, sh, uint32(elf.SHT_SYMTAB)); m >= 0 {
+		if m := countKDRaw(r, size, head, sh, uint32(elf.SHT_SYMTAB)); m >= 0 {
 			c.Kernels = m
 		}
 	}
@@ -214,7 +224,7 @@ func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
 
 // countKDRaw is countKD over raw section headers: the "*.kd" symbols of
 // the first table of type typ; -1 when there is none or it cannot be read.
-func countKDRaw(r io.ReaderAt, size int64, sh []byte, typ uint32) int {
+func countKDRaw(r io.ReaderAt, size int64, head, sh []byte, typ uint32) int {
 	le := binary.LittleEndian
 	for i := 0; i+64 <= len(sh); i += 64 {
 		if le.Uint32(sh[i+4:]) != typ {
@@ -229,24 +239,46 @@ func countKDRaw(r io.ReaderAt, size int64, sh []byte, typ uint32) int {
 		if le.Uint32(s[4:]) != uint32(elf.SHT_STRTAB) || sn > maxStrtab || soff > uint64(size) || sn > uint64(size)-soff {
 			return -1
 		}
+		names, ok1 := within(head, soff, sn)
+		tab, ok2 := within(head, off, n)
+		if ok1 && ok2 {
+			return countKDIn(tab, names, 24, le)
+		}
 		bp := scratch.Get().(*[]byte)
 		defer scratch.Put(bp)
 		if uint64(cap(*bp)) < sn+n {
 			*bp = make([]byte, sn+n)
 		}
-		names, tab := (*bp)[:sn], (*bp)[sn:sn+n]
-		if _, err := r.ReadAt(names, int64(soff)); err != nil {
-			return -1
+		if !ok1 {
+			names = (*bp)[:sn]
+			if _, err := r.ReadAt(names, int64(soff)); err != nil {
+				return -1
+			}
 		}
 		if n > 1<<20 { // a large table: streamed
 			return countNames(io.NewSectionReader(r, int64(off), int64(n)), names, 24, le)
 		}
-		if _, err := r.ReadAt(tab, int64(off)); err != nil {
-			return -1
+		if !ok2 {
+			tab = (*bp)[sn : sn+n]
+			if _, err := r.ReadAt(tab, int64(off)); err != nil {
+				return -1
+			}
 		}
 		return countKDIn(tab, names, 24, le)
 	}
 	return -1
+}
+
+// heads holds the 4 KiB buffers readAMDGPU reads a code object's start
+// into.
+var heads = sync.Pool{New: func() any { b := make([]byte, 4<<10); return &b }}
+
+// within returns b[off:off+n] when it lies in b.
+func within(b []byte, off, n uint64) ([]byte, bool) {
+	if off > uint64(len(b)) || n > uint64(len(b))-off {
+		return nil, false
+	}
+	return b[off : off+n], true
 }
 
 // scratch holds the buffers countKDRaw reads string and symbol tables

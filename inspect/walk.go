@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/goffload/goffload/magic"
 )
@@ -103,6 +106,7 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	}
 	w.l.Kind = w.describe(r, size, k)
 	w.walk(r, size, place{}.wholeFile(), k)
+	readHeaders(w.headers)
 	var fc *fileCopier
 	if f, ok := r.(*os.File); ok {
 		fc = &fileCopier{f: f}
@@ -115,6 +119,30 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	}
 	w.l.temps = w.temps
 	return w.l
+}
+
+// readHeaders reads the objects' own headers on every CPU: listing a
+// library of thousands of code objects spends its time there, in reads.
+func readHeaders(objs []*Object) {
+	n := min(runtime.GOMAXPROCS(0), len(objs))
+	if n <= 1 {
+		for _, o := range objs {
+			o.Header()
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(objs)); i = next.Add(1) - 1 {
+				objs[i].Header()
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // place is where the walker is: the containers above it, and how the
@@ -134,6 +162,9 @@ type place struct {
 	// member or an inflated zip member.
 	file string
 	rel  int64
+	// volatile is set where the reader is closed once the walk leaves it
+	// (a thin archive's member files): headers are read at once there.
+	volatile bool
 	// comp is the compressed container above, with open, a way to get its
 	// decompressed bytes from the start.
 	comp *Compression
@@ -182,6 +213,8 @@ type bundleKey struct {
 }
 
 type walker struct {
+	// headers are the objects whose headers are read after the walk.
+	headers []*Object
 	// temps are the files inflated zip members were written to, closed
 	// with the listing.
 	temps []*os.File
@@ -282,8 +315,12 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 		o.open = func() (io.Reader, error) { return io.NewSectionReader(r, off, size), nil }
 		if !o.Host {
 			o.readHeader = func() *CodeObject { return ReadCodeObject(io.NewSectionReader(r, off, size), size) }
-			if !w.opts.SkipHeaders {
+			switch {
+			case w.opts.SkipHeaders:
+			case p.volatile:
 				o.Header()
+			default:
+				w.headers = append(w.headers, o) // read after the walk, in parallel
 			}
 		}
 	}
