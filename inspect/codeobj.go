@@ -189,17 +189,6 @@ func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
 	if eh[4] != 2 || eh[5] != 1 || le.Uint16(eh[18:]) != uint16(emAMDGPU) || le.Uint16(eh[58:]) != 64 {
 		return false
 	}
-	shoff, shnum := le.Uint64(eh[40:]), uint64(le.Uint16(eh[60:]))
-	if shnum == 0 || shoff > uint64(size) || shnum*64 > uint64(size)-shoff {
-		return false
-	}
-	sh, ok := within(head, shoff, shnum*64)
-	if !ok {
-		sh = make([]byte, shnum*64)
-		if _, err := r.ReadAt(sh, int64(shoff)); err != nil {
-			return false
-		}
-	}
 	flags := le.Uint32(eh[48:])
 	c.Machine = "AMDGPU"
 	c.Processor = ProcessorName(flags)
@@ -212,7 +201,20 @@ func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
 	} else if c.CodeObjectVersion == 3 {
 		c.Xnack, c.SRAMECC = onOff(flags&efXnackV3 != 0), onOff(flags&efSramEccV3 != 0)
 	}
-	// As countKernels: .dynsym's, else .symtab's when it says more.
+	// As countKernels: .dynsym's, else .symtab's when it says more; -1
+	// when the section headers cannot be read (only the ELF header was).
+	c.Kernels = -1
+	shoff, shnum := le.Uint64(eh[40:]), uint64(le.Uint16(eh[60:]))
+	if shnum == 0 || shoff > uint64(size) || shnum*64 > uint64(size)-shoff {
+		return true
+	}
+	sh, ok := within(head, shoff, shnum*64)
+	if !ok {
+		sh = make([]byte, shnum*64)
+		if _, err := r.ReadAt(sh, int64(shoff)); err != nil {
+			return true
+		}
+	}
 	c.Kernels = countKDRaw(r, size, head, sh, uint32(elf.SHT_DYNSYM))
 	if c.Kernels <= 0 {
 		if m := countKDRaw(r, size, head, sh, uint32(elf.SHT_SYMTAB)); m >= 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -92,7 +93,7 @@ func ReadFile(name string, opts *Options) (*Listing, error) {
 
 // Read walks the size bytes of r, naming them name in paths and errors.
 func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
-	w := &walker{l: &Listing{File: name}, file: r, size: size, bundleStarts: map[bundleKey]int{}}
+	w := &walker{l: &Listing{File: name}, file: r, size: size, bundleStarts: map[bundleKey]int{}, inflated: map[*Compression][]inflatedObject{}}
 	if opts != nil {
 		w.opts = *opts
 	}
@@ -107,6 +108,7 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	w.l.Kind = w.describe(r, size, k)
 	w.walk(r, size, place{}.wholeFile(), k)
 	readHeaders(w.headers)
+	compressedHeaders(w.inflated)
 	var fc *fileCopier
 	if f, ok := r.(*os.File); ok {
 		fc = &fileCopier{f: f}
@@ -143,6 +145,78 @@ func readHeaders(objs []*Object) {
 		}()
 	}
 	wg.Wait()
+}
+
+// An inflatedObject is an object inside compressed data: open gives the
+// container's decompressed bytes from the start; the object is
+// [off, off+size) of them.
+type inflatedObject struct {
+	o         *Object
+	open      func() (io.Reader, error)
+	off, size int64
+}
+
+// maxFactsInMemory bounds an object inside compressed data read whole to
+// find its facts; of a larger one only the ELF header is read (no kernel
+// count).
+const maxFactsInMemory = 64 << 20
+
+// compressedHeaders reads the facts of objects inside compressed
+// containers: each container is decompressed once, as far as its last
+// object, containers in parallel on every CPU.
+func compressedHeaders(groups map[*Compression][]inflatedObject) {
+	var all [][]inflatedObject
+	for _, g := range groups {
+		sort.Slice(g, func(i, j int) bool { return g[i].off < g[j].off })
+		all = append(all, g)
+	}
+	n := min(runtime.GOMAXPROCS(0), len(all))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1) - 1; i < int64(len(all)); i = next.Add(1) - 1 {
+				factsOf(all[i])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// factsOf reads the facts of one container's objects, sorted by offset.
+func factsOf(g []inflatedObject) {
+	src, err := g[0].open()
+	if err != nil {
+		return
+	}
+	pos := int64(0)
+	for _, x := range g {
+		if x.off < pos {
+			continue // overlapping entries: left without facts
+		}
+		if _, err := io.CopyN(io.Discard, src, x.off-pos); err != nil {
+			return
+		}
+		pos = x.off
+		n := min(x.size, maxFactsInMemory)
+		buf := make([]byte, n)
+		k, _ := io.ReadFull(src, buf)
+		pos += int64(k)
+		buf = buf[:k]
+		var c *CodeObject
+		if int64(k) == x.size {
+			c = ReadCodeObject(bytes.NewReader(buf), x.size)
+		} else {
+			c = ReadCodeObject(bytes.NewReader(buf[:min(k, 4096)]), int64(min(k, 4096)))
+			c.Kernels = -1
+		}
+		x.o.Code = c
+		if x.o.TargetID == "" {
+			x.o.TargetID = c.TargetID()
+		}
+	}
 }
 
 // place is where the walker is: the containers above it, and how the
@@ -213,6 +287,9 @@ type bundleKey struct {
 }
 
 type walker struct {
+	// inflated lists, per compressed container, the objects whose facts
+	// are read by decompressing it once after the walk.
+	inflated map[*Compression][]inflatedObject
 	// headers are the objects whose headers are read after the walk.
 	headers []*Object
 	// temps are the files inflated zip members were written to, closed
@@ -301,6 +378,11 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 		c.InnerOffset = off
 		o.Compressed = &c
 		open := p.open
+		if !o.Host && !w.opts.SkipHeaders && o.Container != "kpak entry" {
+			// Its facts come from one pass over its container's
+			// decompressed bytes, with its neighbours' (compressedHeaders).
+			w.inflated[p.comp] = append(w.inflated[p.comp], inflatedObject{o, open, off, size})
+		}
 		o.open = func() (io.Reader, error) {
 			src, err := open()
 			if err != nil {
