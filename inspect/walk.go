@@ -159,7 +159,7 @@ type inflatedObject struct {
 // maxFactsInMemory bounds an object inside compressed data read whole to
 // find its facts; of a larger one only the ELF header is read (no kernel
 // count).
-const maxFactsInMemory = 64 << 20
+const maxFactsInMemory = 8 << 20
 
 // compressedHeaders reads the facts of objects inside compressed
 // containers: each container is decompressed once, as far as its last
@@ -192,6 +192,7 @@ func factsOf(g []inflatedObject) {
 		return
 	}
 	pos := int64(0)
+	var buf []byte // reused: memory stays at the largest object read whole
 	for _, x := range g {
 		if x.off < pos {
 			continue // overlapping entries: left without facts
@@ -201,7 +202,10 @@ func factsOf(g []inflatedObject) {
 		}
 		pos = x.off
 		n := min(x.size, maxFactsInMemory)
-		buf := make([]byte, n)
+		if int64(cap(buf)) < n {
+			buf = make([]byte, n)
+		}
+		buf = buf[:n]
 		k, _ := io.ReadFull(src, buf)
 		pos += int64(k)
 		buf = buf[:k]
