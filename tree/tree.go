@@ -56,6 +56,10 @@ func (f *File) Devices() []*inspect.Object {
 type Options struct {
 	// SkipHeaders reads no code object header (inspect.Options).
 	SkipHeaders bool
+	// TargetsOnly reads a code object's header only where its container
+	// names no target ID (a plain code object file): what check needs,
+	// without inflating compressed bundles for their facts.
+	TargetsOnly bool
 	// Jobs is how many files are read at once (default: the CPUs).
 	Jobs int
 }
@@ -180,7 +184,7 @@ func readMembers(path, root string, o Options) []*File {
 // read lists one file and closes it.
 func read(path, root string, o Options) *File {
 	f := &File{Path: path, Root: root}
-	l, err := inspect.ReadFile(path, &inspect.Options{SkipHeaders: o.SkipHeaders})
+	l, err := inspect.ReadFile(path, &inspect.Options{SkipHeaders: o.SkipHeaders || o.TargetsOnly})
 	if err != nil {
 		f.Err = err
 		return f
@@ -188,8 +192,8 @@ func read(path, root string, o Options) *File {
 	if fi, err := os.Stat(path); err == nil {
 		f.Size = fi.Size()
 	}
-	if !o.SkipHeaders {
-		for _, obj := range l.Objects {
+	for _, obj := range l.Objects {
+		if !o.SkipHeaders && (!o.TargetsOnly || obj.TargetID == "") {
 			obj.Header() // read now: the file closes below
 		}
 	}

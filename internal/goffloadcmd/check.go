@@ -83,7 +83,7 @@ func runCheck(c *cli.Context) error {
 			return usage("%v", err)
 		}
 	}
-	files, err := tree.Walk(c.Args().Slice(), nil)
+	files, err := tree.Walk(c.Args().Slice(), &tree.Options{TargetsOnly: true})
 	if err != nil {
 		return usage("%v", err)
 	}
@@ -98,7 +98,7 @@ func runCheck(c *cli.Context) error {
 		}
 	}
 	ld := &tree.Loader{Sysroot: c.String("sysroot"), LibraryPath: filepath.SplitList(os.Getenv("LD_LIBRARY_PATH"))}
-	files = append(files, ld.Closure(named, nil)...)
+	files = append(files, ld.Closure(named, &tree.Options{TargetsOnly: true})...)
 	results := tree.Check(files, gpus)
 	if c.Bool("json") {
 		err = writeCheckJSON(c.App.Writer, results, gpus)
