@@ -78,12 +78,41 @@ func runCheck(c *cli.Context) error {
 	if len(gpus) == 0 {
 		return usage("--gpu: no GPU named")
 	}
-	for _, p := range c.Args().Slice() {
+	paths := c.Args().Slice()
+	stdin := ""
+	for i, p := range paths {
+		if p == "-" {
+			// Standard input, copied to a temporary file named "-" in
+			// what is printed.
+			f, size, err := openInput("-", c.App.Reader)
+			if err != nil {
+				return err
+			}
+			tmp, err := os.CreateTemp("", "goffload-stdin-*")
+			if err != nil {
+				f.Close()
+				return problem("%v", err)
+			}
+			_, err = io.Copy(tmp, io.NewSectionReader(f, 0, size))
+			f.Close()
+			tmp.Close()
+			defer os.Remove(tmp.Name())
+			if err != nil {
+				return problem("-: %v", err)
+			}
+			paths[i], stdin = tmp.Name(), tmp.Name()
+			continue
+		}
 		if _, err := os.Stat(p); err != nil {
 			return usage("%v", err)
 		}
 	}
-	files, err := tree.Walk(c.Args().Slice(), &tree.Options{TargetsOnly: true})
+	files, err := tree.Walk(paths, &tree.Options{TargetsOnly: true})
+	for _, f := range files {
+		if stdin != "" && f.Path == stdin {
+			f.Path, f.Root = "-", "-"
+		}
+	}
 	if err != nil {
 		return usage("%v", err)
 	}

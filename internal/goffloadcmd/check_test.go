@@ -173,3 +173,15 @@ func TestListDuplicates(t *testing.T) {
 		t.Error("duplicates listed without --duplicates")
 	}
 }
+
+// check - reads standard input, like every command.
+func TestCheckStdin(t *testing.T) {
+	data, _ := os.ReadFile("../../testdata/targets/libk2.so")
+	out, stderr, code := runIn(t, data, "check", "--gpu", "gfx1030", "-")
+	if code != 0 || !strings.Contains(out, "exact    -") {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+	if _, _, code := runIn(t, data, "check", "--gpu", "gfx90a", "-"); code != 1 {
+		t.Errorf("gfx90a: exit %d", code)
+	}
+}
