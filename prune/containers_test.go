@@ -312,3 +312,36 @@ func TestNoSilentLoss(t *testing.T) {
 		}
 	}
 }
+
+// A file holding a run of bundles (as .hip_fatbin holds them, 4 KiB
+// apart), plain and compressed: every bundle is rewritten, none dropped
+// for not being the first.
+func TestPruneBundleRun(t *testing.T) {
+	var run []byte
+	for _, f := range []string{"../testdata/targets/modes.hipfb", "../testdata/targets/generic.hipfb"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run = append(run, b...)
+		run = append(run, make([]byte, (4096-len(run)%4096)%4096)...)
+	}
+	out := &memOut{}
+	rep, err := Rewrite(out, bytes.NewReader(run), int64(len(run)), "run.hipfb", Options{Keep: targets("gfx1030")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := list(t, out.b)
+	var tids []string
+	for _, o := range l.Devices() {
+		tids = append(tids, o.TargetID)
+	}
+	// gfx1030's own code from both bundles, and the second one's
+	// gfx10-3-generic code (a gfx1030 may load it).
+	if got := strings.Join(tids, " "); got != "gfx1030 gfx10-3-generic gfx1030" {
+		t.Errorf("kept %q (report %+v)", got, rep.Decisions)
+	}
+	if rep.Decisions[0].Where != "bundle 0" {
+		t.Errorf("where: %q", rep.Decisions[0].Where)
+	}
+}

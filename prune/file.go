@@ -107,14 +107,23 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 	case k == magic.ELFShared || k == magic.ELFExecutable || k == magic.ELFRelocatable:
 		err = s.elf(out, in, size)
 		return err
-	case k == magic.OffloadBundle:
-		err = s.rewriteBinary(c, in, size, "bundle")
-	case k == magic.CompressedBundle:
-		var end int64
-		end, err = s.rewriteCCOB(c, in, size, "bundle 0")
-		if err == nil && end < size {
-			if z, zerr := onlyZeros(in, end, size); zerr != nil || !z {
-				return refuse("data after the first CCOB (a run of CCOBs is rewritten only inside .hip_fatbin)")
+	case k == magic.OffloadBundle || k == magic.CompressedBundle:
+		// A run of bundles (one per translation unit, as .hip_fatbin
+		// holds them, 4 KiB apart) is rewritten bundle by bundle: none
+		// is dropped because it is not the first.
+		spans, ferr := findBundles(in, &shdr{off: 0, size: uint64(size)})
+		switch {
+		case ferr == nil && len(spans) > 1:
+			_, err = s.writeBundles(c, &elfFile{r: in, size: size}, &shdr{off: 0, size: uint64(size)}, 0, spans)
+		case k == magic.OffloadBundle:
+			err = s.rewriteBinary(c, in, size, "bundle")
+		default:
+			var end int64
+			end, err = s.rewriteCCOB(c, in, size, "bundle 0")
+			if err == nil && end < size {
+				if z, zerr := onlyZeros(in, end, size); zerr != nil || !z {
+					return refuse("data after the first CCOB that is neither a CCOB nor padding")
+				}
 			}
 		}
 	case k == magic.Archive:

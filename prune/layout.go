@@ -232,7 +232,10 @@ func (s *selector) writeBundles(w *counter, f *elfFile, fat *shdr, dst uint64, s
 			return nil, err
 		}
 		newStart[i] = w.n - dst
-		where := fmt.Sprintf(".hip_fatbin › bundle %d", i)
+		where := fmt.Sprintf("bundle %d", i)
+		if fat.name != "" {
+			where = fat.name + " › " + where
+		}
 		sr := io.NewSectionReader(f.r, int64(fat.off+sp.start), int64(sp.end-sp.start))
 		var err error
 		s.base = base + int64(fat.off+sp.start)
