@@ -25,6 +25,9 @@ import (
 // (control: all the original) code objects, byte for byte, the program's
 // output must not change, and the tool must print no warning.
 func TestPackagingPipeline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and post-processes 11 programs: skipped under -short")
+	}
 	tc := tools(t)
 	for _, k := range pipeKinds() {
 		t.Run(k.name, func(t *testing.T) {

@@ -20,6 +20,9 @@ var ours = &difftest.Command{Pkg: "./cmd/clang-offload-bundler", Beside: []strin
 // tools returns LLVM's bundler and ours, skipping without the reference.
 func tools(t *testing.T) (ref, bin string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("differential test against LLVM 22: skipped under -short")
+	}
 	return llvmref.Need(t, "clang-offload-bundler"), ours.Path(t)
 }
 

@@ -19,6 +19,9 @@ var ourTool = &difftest.Command{Pkg: "./cmd/llvm-offload-binary"}
 // tools returns LLVM's llvm-offload-binary and ours (built once).
 func tools(t *testing.T) (llvm, ours string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("differential test against LLVM 22: skipped under -short")
+	}
 	return llvmref.Need(t, "llvm-offload-binary"), ourTool.Path(t)
 }
 
