@@ -738,3 +738,16 @@ func TestZeroEntry(t *testing.T) {
 		t.Error("a zero Entry opened")
 	}
 }
+
+// Write refuses IDs no reader would take for a bundle entry's.
+func TestWriteBadIDs(t *testing.T) {
+	for _, ids := range [][]string{{""}, {"x"}, {gfx906, "a-b"}} {
+		var src []Source
+		for _, id := range ids {
+			src = append(src, Source{ID: id, R: strings.NewReader("a"), Size: 1})
+		}
+		if err := Write(io.Discard, src, WriteOptions{}); !errors.Is(err, ErrBadID) {
+			t.Errorf("%q: %v", ids, err)
+		}
+	}
+}

@@ -40,6 +40,10 @@ type WriteOptions struct {
 // object the bundle sections are added to.
 var ErrNoHost = errors.New("bundle: a fat object needs a host entry")
 
+// ErrBadID is an entry ID Write refuses: empty or not of a bundle entry
+// ID's shape.
+var ErrBadID = errors.New("bundle: bad entry ID")
+
 // ErrNotELF is a fat object asked of Write whose host is an object file
 // other than ELF: LLVM's bundler runs llvm-objcopy for those, which this
 // package does not do.
@@ -58,6 +62,13 @@ var ErrNotELF = errors.New("bundle: writing a fat object needs an ELF host (othe
 //     byte. Without a host the reference is the first entry (LLVM's rule
 //     for HIP-only bundles), and when it is an object, ErrNoHost.
 func Write(w io.Writer, src []Source, o WriteOptions) error {
+	// The same ID twice is written twice, as LLVM 22's bundler does for
+	// targets that standardise alike; an ID of no entry's shape is not.
+	for _, s := range src {
+		if _, ok := targetid.ParseStored(s.ID); !ok {
+			return fmt.Errorf("%w: %q is not a bundle entry ID (<kind>-<triple>[-<target ID>])", ErrBadID, s.ID)
+		}
+	}
 	st := style{format: Binary}
 	if o.Type != "" {
 		var err error
