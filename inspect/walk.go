@@ -291,6 +291,8 @@ type bundleKey struct {
 }
 
 type walker struct {
+	// zipInflated counts the bytes zip members were inflated to.
+	zipInflated int64
 	// inflated lists, per compressed container, the objects whose facts
 	// are read by decompressing it once after the walk.
 	inflated map[*Compression][]inflatedObject

@@ -3,6 +3,7 @@ package inspect
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"os"
 	"testing"
 )
@@ -33,5 +34,28 @@ func TestWrappersInZipMembers(t *testing.T) {
 			}
 		}
 		l.Close()
+	}
+}
+
+// A zip member that inflates past the cap is reported, not spooled whole.
+func TestZipInflateCap(t *testing.T) {
+	defer func(m, a int64) { maxZipMember, maxZipInflated = m, a }(maxZipMember, maxZipInflated)
+	maxZipMember, maxZipInflated = 64<<10, 96<<10
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range []string{"a.so", "b.so"} {
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
+		w.Write(append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 1<<20)...))
+	}
+	zw.Close()
+	l := Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()), "bomb.whl", nil)
+	defer l.Close()
+	if len(l.Errors) != 2 {
+		t.Fatalf("errors: %v", l.Errors)
+	}
+	for _, e := range l.Errors {
+		if !errors.Is(e, ErrLimit) {
+			t.Errorf("%v: not ErrLimit", e)
+		}
 	}
 }

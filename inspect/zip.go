@@ -23,6 +23,14 @@ func isZip(r io.ReaderAt, size int64) bool {
 	return string(head(r, 0, size, 4)) == zipMagic
 }
 
+// maxZipMember and maxZipInflated bound what a zip walk inflates into
+// temporary files: per member (the largest real wheel members, torch's
+// libraries, are about 1.4 GB) and in all. Variables for tests.
+var (
+	maxZipMember   int64 = 4 << 30
+	maxZipInflated int64 = 16 << 30
+)
+
 // maxZipMembers bounds the members one zip walk looks at.
 const maxZipMembers = 1 << 20
 
@@ -81,7 +89,13 @@ func (w *walker) zipMember(f *zip.File, p place, step string) {
 	}
 	os.Remove(tmp.Name()) // unlinked: gone with the descriptor
 	w.temps = append(w.temps, tmp)
-	written, err := io.Copy(tmp, io.MultiReader(strings.NewReader(string(head[:n])), rc))
+	// Capped, member by member and in all: a zip bomb fills no disk.
+	limit := min(maxZipMember, maxZipInflated-w.zipInflated)
+	written, err := io.Copy(tmp, io.LimitReader(io.MultiReader(strings.NewReader(string(head[:n])), rc), limit+1))
+	w.zipInflated += written
+	if err == nil && written > limit {
+		err = fmt.Errorf("%w: it inflates to more than %d bytes (%d for a member, %d for all members)", ErrLimit, limit, maxZipMember, maxZipInflated)
+	}
 	if err != nil {
 		w.fail(p, 0, step, fmt.Errorf("inflating: %w", err))
 		return
