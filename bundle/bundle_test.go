@@ -751,3 +751,23 @@ func TestWriteBadIDs(t *testing.T) {
 		}
 	}
 }
+
+// Open of a linked library or a non-RDC object (device code in
+// .hip_fatbin) says so instead of returning an empty bundle.
+func TestOpenObjectWithoutBundles(t *testing.T) {
+	for _, f := range []string{"libmulti.so", "hip-nonrdc.o", "newdriver.o"} {
+		data, err := os.ReadFile(filepath.Join("../testdata/inspect", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Open(bytes.NewReader(data), int64(len(data)), nil); !errors.Is(err, ErrNotBundle) || !strings.Contains(err.Error(), "package inspect") {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	data, _ := os.ReadFile("../testdata/inspect/rdc.o")
+	if b, err := Open(bytes.NewReader(data), int64(len(data)), nil); err != nil {
+		t.Errorf("rdc.o (a fat object): %v", err)
+	} else {
+		b.Close()
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/magic"
 	"io"
 	"strings"
 	"sync"
@@ -52,7 +53,16 @@ func Open(r io.ReaderAt, size int64, o *Options) (*Bundle, error) {
 		return nil, err
 	}
 	if !isCompressed(r, size) {
-		return Read(r, size, o)
+		b, err := Read(r, size, o)
+		if err == nil && b.Format == Object && (o == nil || o.Type == "") {
+			// An object with no bundle sections: a linked library's or a
+			// non-RDC object's device code is elsewhere (.hip_fatbin,
+			// .llvm.offloading), which package inspect reads.
+			if entries, eerr := b.Entries(); eerr == nil && len(entries) == 0 {
+				return nil, fmt.Errorf("%w: an object file without %s sections (its device code, if any, is in .hip_fatbin or .llvm.offloading: use package inspect)", ErrNotBundle, magic.BundleMagic)
+			}
+		}
+		return b, err
 	}
 	inf, err := Inflate(r, size, o)
 	if err != nil {
