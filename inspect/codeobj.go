@@ -174,11 +174,15 @@ func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
 	if size < 64 {
 		return false
 	}
-	// The first 4 KiB: the ELF header and, in small code objects, all the
-	// tables read below (a larger read costs more than it saves).
+	// A small code object whole, else its first 4 KiB: the ELF header and
+	// maybe the tables read below (a larger read costs more than it saves).
 	hp := heads.Get().(*[]byte)
 	defer heads.Put(hp)
-	head := (*hp)[:min(int64(len(*hp)), size)]
+	n := min(int64(len(*hp)), size)
+	if size > int64(len(*hp)) {
+		n = 4 << 10 // a larger object: its header, and maybe its tables
+	}
+	head := (*hp)[:n]
 	if n, err := r.ReadAt(head, 0); n < 64 || err != nil && err != io.EOF {
 		return false
 	} else {
@@ -271,9 +275,9 @@ func countKDRaw(r io.ReaderAt, size int64, head, sh []byte, typ uint32) int {
 	return -1
 }
 
-// heads holds the 4 KiB buffers readAMDGPU reads a code object's start
+// heads holds the 16 KiB buffers readAMDGPU reads a code object's start
 // into.
-var heads = sync.Pool{New: func() any { b := make([]byte, 4<<10); return &b }}
+var heads = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
 
 // within returns b[off:off+n] when it lies in b.
 func within(b []byte, off, n uint64) ([]byte, bool) {

@@ -1,6 +1,7 @@
 package goffloadcmd
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,8 +9,10 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/targetid"
@@ -211,34 +214,67 @@ func countDevices(ls []*inspect.Listing) int {
 
 // writeTable prints listings for people.
 func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, holds map[*inspect.Listing]string) error {
-	var b strings.Builder
+	b := bufio.NewWriterSize(w, 64<<10) // rows stream out: no table is held
 	for i, l := range ls {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s: %s\n", inspect.Escape(l.File), l.Kind)
+		fmt.Fprintf(b, "%s: %s\n", inspect.Escape(l.File), l.Kind)
 		if len(l.Objects) == 0 {
 			switch {
 			case target != nil:
-				fmt.Fprintf(&b, "  no code object for %s (in any mode it may run in); %s\n", target, holds[l])
+				fmt.Fprintf(b, "  no code object for %s (in any mode it may run in); %s\n", target, holds[l])
 			case len(l.Errors) > 0:
 				b.WriteString("  no code object could be read (see the errors below)\n")
 			default:
 				b.WriteString("  no device code found\n")
 			}
 		} else {
-			tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight*0)
-			fmt.Fprintln(tw, "  #\tID\tSIZE\tOFFSET\tCONTAINER\tCODE")
-			for _, o := range l.Objects {
-				fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\n", o.Index, displayID(o), sizeString(o.Size), offsetString(o), containerString(o), inspect.Escape(codeString(o)))
-			}
-			tw.Flush()
+			writeColumns(b, []string{"  #", "ID", "SIZE", "OFFSET", "CONTAINER", "CODE"}, len(l.Objects), func(i int) []string {
+				o := l.Objects[i]
+				return []string{"  " + strconv.Itoa(o.Index), displayID(o), sizeString(o.Size), offsetString(o), containerString(o), inspect.Escape(codeString(o))}
+			})
 		}
-		writeWrappers(&b, l)
+		var wb strings.Builder
+		writeWrappers(&wb, l)
+		b.WriteString(wb.String())
 	}
-	writeSummary(&b, ls)
-	_, err := io.WriteString(w, b.String())
-	return err
+	var sb strings.Builder
+	writeSummary(&sb, ls)
+	b.WriteString(sb.String())
+	return b.Flush()
+}
+
+// writeColumns writes a header and n rows as text/tabwriter would with
+// padding 2 (columns as wide as their widest cell in runes, plus two
+// spaces; the last column unpadded), in two passes over the rows: one to
+// measure, one to write, so that no row is held.
+func writeColumns(w *bufio.Writer, header []string, n int, row func(int) []string) {
+	width := make([]int, len(header))
+	measure := func(cells []string) {
+		for j, c := range cells[:len(cells)-1] {
+			width[j] = max(width[j], utf8.RuneCountInString(c))
+		}
+	}
+	measure(header)
+	for i := 0; i < n; i++ {
+		measure(row(i))
+	}
+	line := func(cells []string) {
+		for j, c := range cells {
+			w.WriteString(c)
+			if j < len(cells)-1 {
+				for k := utf8.RuneCountInString(c); k < width[j]+2; k++ {
+					w.WriteByte(' ')
+				}
+			}
+		}
+		w.WriteByte('\n')
+	}
+	line(header)
+	for i := 0; i < n; i++ {
+		line(row(i))
+	}
 }
 
 // displayID is the object's ID for people: escaped (IDs come from the
