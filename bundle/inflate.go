@@ -162,16 +162,11 @@ func (c config) drain(r io.Reader) (Scratch, *sink, error) {
 		return nil, nil, err
 	}
 	w := c.sink(s)
-	if _, err := io.Copy(w, r); err != nil && !isHashMismatch(err) {
+	if _, err := io.Copy(w, r); err != nil && !errors.Is(err, compress.ErrHashMismatch) {
 		closeScratch(s)
 		return nil, nil, err
 	}
 	return s, w, nil
-}
-
-func isHashMismatch(err error) bool {
-	var hm *compress.HashMismatchError
-	return errors.As(err, &hm)
 }
 
 // add appends one inflated container.

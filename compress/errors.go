@@ -3,6 +3,7 @@ package compress
 import (
 	"errors"
 	"fmt"
+	"io"
 )
 
 // LLVM 22's messages.
@@ -64,6 +65,27 @@ type HashMismatchError struct {
 	Offset   int64  // of the CCOB in the input
 	Stored   uint64 // Header.HashValue()
 	Computed uint64 // the same view of MD5[0:8] of the data read
+}
+
+// ErrHashMismatch is what every *HashMismatchError is (errors.Is).
+var ErrHashMismatch = errors.New("ccob: hash mismatch")
+
+// Is reports a HashMismatchError as ErrHashMismatch.
+func (e *HashMismatchError) Is(target error) bool { return target == ErrHashMismatch }
+
+// HashTolerant reads r, a CCOB reader, taking a hash mismatch at the end
+// of the data for its end: the bytes are what the payload holds, and
+// neither LLVM's bundler nor the HIP runtime checks the hash.
+func HashTolerant(r io.Reader) io.Reader { return hashTolerant{r} }
+
+type hashTolerant struct{ r io.Reader }
+
+func (h hashTolerant) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if errors.Is(err, ErrHashMismatch) {
+		err = io.EOF
+	}
+	return n, err
 }
 
 func (e *HashMismatchError) Error() string {

@@ -192,7 +192,7 @@ func (r *Reader) Next() (*Member, error) {
 	}
 	if r.cur != nil {
 		if r.cur.m.PayloadSize < 0 {
-			if _, err := io.Copy(io.Discard, r); err != nil && !isHashMismatch(err) {
+			if _, err := io.Copy(io.Discard, r); err != nil && !errors.Is(err, ErrHashMismatch) {
 				r.err = err
 				return nil, err
 			}
@@ -211,11 +211,6 @@ func (r *Reader) Next() (*Member, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-func isHashMismatch(err error) bool {
-	var h *HashMismatchError
-	return errors.As(err, &h)
 }
 
 // skipZeros returns the offset of the first non-zero byte at or after off.

@@ -197,7 +197,7 @@ func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int
 		if _, err := cr.Next(); err != nil {
 			return nil, err
 		}
-		return hashTolerant{cr}, nil
+		return compress.HashTolerant(cr), nil
 	}
 	usize := int64(m.UncompressedSize)
 	h := make([]byte, len(magic.BundleMagic))
@@ -229,7 +229,7 @@ func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int
 	end := m.End()
 	if m.PayloadSize < 0 {
 		// A v1 zlib member ends where its stream does: read it through.
-		if _, err := io.Copy(io.Discard, cr); err != nil && !isHashMismatch(err) {
+		if _, err := io.Copy(io.Discard, cr); err != nil && !errors.Is(err, compress.ErrHashMismatch) {
 			w.fail(q, 0, "payload", err)
 			return 0, false
 		}
@@ -237,24 +237,6 @@ func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int
 		q.comp.Size = end - m.Offset
 	}
 	return off + end, true
-}
-
-// hashTolerant turns a CCOB hash mismatch at the end of the data into
-// io.EOF: the bytes are what the payload holds, and the runtime does not
-// check the hash either.
-type hashTolerant struct{ r io.Reader }
-
-func (h hashTolerant) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	if err != nil && isHashMismatch(err) {
-		err = io.EOF
-	}
-	return n, err
-}
-
-func isHashMismatch(err error) bool {
-	var hm *compress.HashMismatchError
-	return errors.As(err, &hm)
 }
 
 // SplitID splits a bundle entry ID into its offload kind, triple and target

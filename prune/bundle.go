@@ -111,7 +111,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	if m.UncompressedSize > maxInflated {
 		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite handles", where, m.UncompressedSize, int64(maxInflated))
 	}
-	src := io.LimitReader(hashTolerant{cr}, maxInflated+1)
+	src := io.LimitReader(compress.HashTolerant(cr), maxInflated+1)
 	where = fmt.Sprintf("%s (CCOB v%d %s)", where, m.Version, m.Method)
 	usize := int64(m.UncompressedSize)
 	head := make([]byte, min(usize, tableWindow))
@@ -274,16 +274,6 @@ func (p prefixAt) ReadAt(b []byte, off int64) (int, error) {
 		return n, io.EOF
 	}
 	return n, nil
-}
-
-type hashTolerant struct{ r io.Reader }
-
-func (h hashTolerant) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	if _, ok := err.(*compress.HashMismatchError); ok {
-		err = io.EOF
-	}
-	return n, err
 }
 
 // rewriteText rewrites a text bundle held in data.

@@ -91,7 +91,7 @@ func findBundles(r io.ReaderAt, fat *shdr) ([]span, error) {
 				return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
 			}
 			if m.PayloadSize < 0 {
-				if _, err := io.Copy(io.Discard, hashTolerant{cr}); err != nil {
+				if _, err := io.Copy(io.Discard, compress.HashTolerant(cr)); err != nil {
 					return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
 				}
 			}

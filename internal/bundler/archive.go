@@ -238,7 +238,7 @@ func (s *memberSpool) drain(begin int64, r io.Reader) (uint64, error) {
 		w = io.MultiWriter(w, h)
 	}
 	buf := make([]byte, 256<<10)
-	if _, err := io.CopyBuffer(w, r, buf); err != nil && !isHashMismatch(err) {
+	if _, err := io.CopyBuffer(w, r, buf); err != nil && !errors.Is(err, compress.ErrHashMismatch) {
 		return 0, err
 	}
 	if h == nil {

@@ -102,12 +102,6 @@ func (j *job) reportDecompress(ccobs []bundle.CCOB, elapsed time.Duration) {
 	}
 }
 
-// isHashMismatch: a wrong hash is no error (LLVM 22 does not check it).
-func isHashMismatch(err error) bool {
-	var hm *compress.HashMismatchError
-	return errors.As(err, &hm)
-}
-
 func isTooLarge(err error) bool {
 	var tl *spool.TooLargeError
 	return errors.As(err, &tl)
