@@ -3,13 +3,11 @@ package inspect
 import (
 	"bytes"
 	"fmt"
+	"github.com/goffload/goffload/internal/parallel"
 	"io"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/goffload/goffload/magic"
 )
@@ -126,25 +124,7 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 // readHeaders reads the objects' own headers on every CPU: listing a
 // library of thousands of code objects spends its time there, in reads.
 func readHeaders(objs []*Object) {
-	n := min(runtime.GOMAXPROCS(0), len(objs))
-	if n <= 1 {
-		for _, o := range objs {
-			o.Header()
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(len(objs)); i = next.Add(1) - 1 {
-				objs[i].Header()
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(objs), 0, func(i int) { objs[i].Header() })
 }
 
 // An inflatedObject is an object inside compressed data: open gives the
@@ -170,19 +150,7 @@ func compressedHeaders(groups map[*Compression][]inflatedObject) {
 		sort.Slice(g, func(i, j int) bool { return g[i].off < g[j].off })
 		all = append(all, g)
 	}
-	n := min(runtime.GOMAXPROCS(0), len(all))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(len(all)); i = next.Add(1) - 1 {
-				factsOf(all[i])
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(all), 0, func(i int) { factsOf(all[i]) })
 }
 
 // factsOf reads the facts of one container's objects, sorted by offset.

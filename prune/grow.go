@@ -73,42 +73,22 @@ func (s *selector) growFatbin(out Output, f *elfFile, fat *shdr, fatIdx int, spa
 		switch {
 		case p.typ == ptPhdr:
 			p.filesz, p.memsz = uint64(len(f.phdrs)+1)*phdrSize, uint64(len(f.phdrs)+1)*phdrSize
-		case p.typ != ptLoad && p.filesz > 0 && rm.moving(p.off) != nil:
-			mv := rm.moving(p.off)
-			p.off += mv.to - mv.start
-			p.vaddr += mv.dva
-			p.paddr += mv.dva
+		default:
+			rm.movePhdr(&p)
 		}
 		phdrs = append(phdrs, p)
 		if i == last {
 			phdrs = append(phdrs, phdr{typ: ptLoad, flags: 4, off: off, vaddr: vaddr, paddr: vaddr, filesz: end - off, memsz: end - off, align: page})
 		}
 	}
-	ph := make([]byte, len(phdrs)*phdrSize)
-	for i, p := range phdrs {
-		encodePhdr(ph[i*phdrSize:], p)
-	}
-	if _, err := out.WriteAt(ph, int64(f.phoff)); err != nil {
-		return err
-	}
-	eh := f.ehdr
-	le.PutUint16(eh[56:], uint16(len(phdrs)))
-	if _, err := out.WriteAt(eh[:], 0); err != nil {
-		return err
-	}
-	sh := make([]byte, len(f.shdrs)*shdrSize)
-	for i, x := range f.shdrs {
-		switch {
-		case i == fatIdx:
+	err = f.writeHeaders(out, phdrs, f.phoff, f.shoff, func(i int, x *shdr) {
+		if i == fatIdx {
 			x.off, x.addr, x.size = off, vaddr, newSize
-		case x.typ != shtNobits && x.size > 0 && rm.moving(x.off) != nil:
-			mv := rm.moving(x.off)
-			x.off += mv.to - mv.start
-			x.addr += mv.dva
+		} else {
+			rm.moveShdr(x)
 		}
-		encodeShdr(sh[i*shdrSize:], x)
-	}
-	if _, err := out.WriteAt(sh, int64(f.shoff)); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	// Nothing moved but the runs of rm: offsets outside .hip_fatbin stay.

@@ -373,15 +373,30 @@ func (f *elfFile) patchHeaders(out Output, l *fatbinLayout, m shift, fatIdx int,
 			p.off -= m.delta
 		case split >= 0 && p.typ == ptPhdr:
 			p.filesz, p.memsz = uint64(len(phdrs))*phdrSize, uint64(len(phdrs))*phdrSize
-		case p.typ != ptLoad && p.filesz > 0 && l.room.moving(p.off) != nil:
-			mv := l.room.moving(p.off)
-			p.off += mv.to - mv.start
-			p.vaddr += mv.dva
-			p.paddr += mv.dva
+		case l.room.movePhdr(p):
 		case i != split && p.off >= m.tail:
 			p.off -= m.delta
 		}
 	}
+	shoff, err := m.conv(f.shoff)
+	if err != nil {
+		return err
+	}
+	return f.writeHeaders(out, phdrs, phoff, shoff, func(i int, x *shdr) {
+		switch {
+		case l.room.moveShdr(x):
+		case i == fatIdx:
+			x.size = newSize
+		case x.off >= m.tail:
+			x.off -= m.delta
+		}
+	})
+}
+
+// writeHeaders writes the program header table phdrs at phoff, the ELF
+// header (phoff, shoff, the number of program headers) and the section
+// header table at shoff, each section header as edit leaves it.
+func (f *elfFile) writeHeaders(out Output, phdrs []phdr, phoff, shoff uint64, edit func(i int, x *shdr)) error {
 	ph := make([]byte, len(phdrs)*phdrSize)
 	for i, p := range phdrs {
 		encodePhdr(ph[i*phdrSize:], p)
@@ -390,10 +405,6 @@ func (f *elfFile) patchHeaders(out Output, l *fatbinLayout, m shift, fatIdx int,
 		if _, err := out.WriteAt(ph, int64(phoff)); err != nil {
 			return err
 		}
-	}
-	shoff, err := m.conv(f.shoff)
-	if err != nil {
-		return err
 	}
 	eh := f.ehdr
 	le.PutUint64(eh[32:], phoff)
@@ -404,19 +415,10 @@ func (f *elfFile) patchHeaders(out Output, l *fatbinLayout, m shift, fatIdx int,
 	}
 	sh := make([]byte, len(f.shdrs)*shdrSize)
 	for i, x := range f.shdrs {
-		switch {
-		case x.typ != shtNobits && x.size > 0 && l.room.moving(x.off) != nil:
-			mv := l.room.moving(x.off)
-			x.off += mv.to - mv.start
-			x.addr += mv.dva
-		case i == fatIdx:
-			x.size = newSize
-		case x.off >= m.tail:
-			x.off -= m.delta
-		}
+		edit(i, &x)
 		encodeShdr(sh[i*shdrSize:], x)
 	}
-	_, err = out.WriteAt(sh, int64(shoff))
+	_, err := out.WriteAt(sh, int64(shoff))
 	return err
 }
 

@@ -56,6 +56,37 @@ func (r *room) moves() []*move {
 	return ms
 }
 
+// movePhdr moves a segment (not a PT_LOAD) that lies in a moved run, and
+// reports whether it did.
+func (r *room) movePhdr(p *phdr) bool {
+	if p.typ == ptLoad || p.filesz == 0 {
+		return false
+	}
+	mv := r.moving(p.off)
+	if mv == nil {
+		return false
+	}
+	p.off += mv.to - mv.start
+	p.vaddr += mv.dva
+	p.paddr += mv.dva
+	return true
+}
+
+// moveShdr moves a section that lies in a moved run, and reports whether
+// it did.
+func (r *room) moveShdr(x *shdr) bool {
+	if x.typ == shtNobits || x.size == 0 {
+		return false
+	}
+	mv := r.moving(x.off)
+	if mv == nil {
+		return false
+	}
+	x.off += mv.to - mv.start
+	x.addr += mv.dva
+	return true
+}
+
 // conv maps an input offset inside a moved run to its output offset.
 func (r *room) conv(off uint64) (uint64, bool) {
 	if r == nil {

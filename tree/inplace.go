@@ -7,11 +7,11 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/parallel"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,44 +85,27 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 		err       error
 	}
 	results := make([]result, len(files))
-	n := o.Jobs
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	pending := 0
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f := files[i]
-				r := &results[i]
-				rel, _ := filepath.Rel(dir, f.path)
-				r.fr = FileReport{Path: rel, SizeBefore: f.fi.Size(), SizeAf: f.fi.Size(), Action: Copied}
-				if kind, gpu, _, ok := familyOf(f.path); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
-					r.fr.Action, r.fr.SizeAf, r.fr.Note, r.remove = Removed, 0, kind, true
-					continue
-				}
-				r.fr, r.unmatched, r.out, r.err = rewriteBeside(f.path, rel, f.fi, o)
-				if r.out != nil {
-					mu.Lock()
-					pending++
-					if pending > maxPending {
-						r.err = fmt.Errorf("tree: more than %d files to rewrite in place; prune into a new folder with -o", maxPending)
-					}
-					mu.Unlock()
-				}
+	parallel.For(len(files), o.Jobs, func(i int) {
+		f := files[i]
+		r := &results[i]
+		rel, _ := filepath.Rel(dir, f.path)
+		r.fr = FileReport{Path: rel, SizeBefore: f.fi.Size(), SizeAf: f.fi.Size(), Action: Copied}
+		if kind, gpu, _, ok := familyOf(f.path); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+			r.fr.Action, r.fr.SizeAf, r.fr.Note, r.remove = Removed, 0, kind, true
+			return
+		}
+		r.fr, r.unmatched, r.out, r.err = rewriteBeside(f.path, rel, f.fi, o)
+		if r.out != nil {
+			mu.Lock()
+			pending++
+			if pending > maxPending {
+				r.err = fmt.Errorf("tree: more than %d files to rewrite in place; prune into a new folder with -o", maxPending)
 			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			mu.Unlock()
+		}
+	})
 	abort := func() {
 		for _, r := range results {
 			if r.out != nil {
@@ -264,21 +247,9 @@ func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 	case err != nil:
 		return fr, nil, nil, err
 	}
-	fr.Action = Unchanged
-	for _, d := range r.Decisions {
-		switch d.Action {
-		case prune.Kept, prune.Unknown, prune.Replaced:
-			fr.Kept++
-		case prune.Dropped:
-			fr.Dropped++
-		}
-	}
+	fr.tally(r)
 	if !r.Changed() {
 		return fr, r.Unmatched, nil, nil
-	}
-	fr.Action, fr.SizeAf = Rewritten, r.SizeAft
-	if fr.Kept == 0 {
-		fr.Action = HostOnly
 	}
 	keep = true
 	return fr, r.Unmatched, af, nil

@@ -3,11 +3,11 @@ package tree
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/parallel"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -203,45 +203,28 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 	rep := &TreeReport{Files: make([]FileReport, len(jobs))}
 	used := make([]int, len(o.Keep)+len(o.Drop))
 	var mu sync.Mutex
-	n := o.Jobs
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
 	errs := make([]error, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				if j.link != "" {
-					// Made once every file is written, unless this name
-					// is a family file of a GPU not kept.
-					rep.Files[i] = FileReport{Path: j.rel, Action: Copied, Note: "hard link to " + j.link}
-					if kind, gpu, _, ok := familyOf(j.rel); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
-						rep.Files[i] = FileReport{Path: j.rel, Action: Removed, SizeBefore: j.fi.Size(), Note: kind}
-					}
-					continue
-				}
-				fr, unmatched, err := pruneFile(filepath.Join(in, j.rel), dst, j.rel, j.fi, o)
-				rep.Files[i], errs[i] = fr, err
-				mu.Lock()
-				for k, t := range append(append([]targetid.Target(nil), o.Keep...), o.Drop...) {
-					if !containsTarget(unmatched, t) && fr.Action != Copied && fr.Action != Removed {
-						used[k]++
-					}
-				}
-				mu.Unlock()
+	parallel.For(len(jobs), o.Jobs, func(i int) {
+		j := jobs[i]
+		if j.link != "" {
+			// Made once every file is written, unless this name is a
+			// family file of a GPU not kept.
+			rep.Files[i] = FileReport{Path: j.rel, Action: Copied, Note: "hard link to " + j.link}
+			if kind, gpu, _, ok := familyOf(j.rel); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+				rep.Files[i] = FileReport{Path: j.rel, Action: Removed, SizeBefore: j.fi.Size(), Note: kind}
 			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			return
+		}
+		fr, unmatched, err := pruneFile(filepath.Join(in, j.rel), dst, j.rel, j.fi, o)
+		rep.Files[i], errs[i] = fr, err
+		mu.Lock()
+		for k, t := range append(append([]targetid.Target(nil), o.Keep...), o.Drop...) {
+			if !containsTarget(unmatched, t) && fr.Action != Copied && fr.Action != Removed {
+				used[k]++
+			}
+		}
+		mu.Unlock()
+	})
 	for _, e := range errs {
 		if e != nil {
 			return rep, e
@@ -310,21 +293,7 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 	r, err := prune.Rewrite(w, in, fi.Size(), src, o.Options)
 	switch {
 	case err == nil:
-		fr.Action = Unchanged
-		for _, d := range r.Decisions {
-			switch d.Action {
-			case prune.Kept, prune.Unknown, prune.Replaced:
-				fr.Kept++
-			case prune.Dropped:
-				fr.Dropped++
-			}
-		}
-		if r.Changed() {
-			fr.Action, fr.SizeAf = Rewritten, r.SizeAft
-			if fr.Kept == 0 {
-				fr.Action = HostOnly
-			}
-		}
+		fr.tally(r)
 	case errors.Is(err, prune.ErrNoDeviceCode):
 		fr.Action = Copied
 	case errors.Is(err, prune.ErrRefused):
@@ -362,6 +331,26 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 		}
 	}
 	return fr, unmatched, nil
+}
+
+// tally counts what a rewrite kept and dropped, and says what it did to
+// the file: Unchanged, Rewritten, or HostOnly.
+func (fr *FileReport) tally(r *prune.Report) {
+	fr.Action = Unchanged
+	for _, d := range r.Decisions {
+		switch d.Action {
+		case prune.Kept, prune.Unknown, prune.Replaced:
+			fr.Kept++
+		case prune.Dropped:
+			fr.Dropped++
+		}
+	}
+	if r.Changed() {
+		fr.Action, fr.SizeAf = Rewritten, r.SizeAft
+		if fr.Kept == 0 {
+			fr.Action = HostOnly
+		}
+	}
 }
 
 // keepsFamilyFile says whether a family file for GPU token tok

@@ -8,12 +8,11 @@ package tree
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/parallel"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"sync"
 	"syscall"
 
 	"github.com/goffload/goffload/inspect"
@@ -133,26 +132,7 @@ func Walk(paths []string, opts *Options) ([]*File, error) {
 		}
 	}
 	files := make([][]*File, len(jobs))
-	n := o.Jobs
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				files[i] = readMembers(jobs[i].path, jobs[i].root, o)
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(jobs), o.Jobs, func(i int) { files[i] = readMembers(jobs[i].path, jobs[i].root, o) })
 	var all []*File
 	for _, fs := range files {
 		for _, f := range fs {

@@ -132,21 +132,9 @@ func pruneMember(f *zip.File, zw *zip.Writer, o TreeOptions, changed map[string]
 	case err != nil:
 		return fr, nil, err
 	}
-	for _, d := range r.Decisions {
-		switch d.Action {
-		case prune.Kept, prune.Unknown, prune.Replaced:
-			fr.Kept++
-		case prune.Dropped:
-			fr.Dropped++
-		}
-	}
+	fr.tally(r)
 	if !r.Changed() {
-		fr.Action = Unchanged
 		return fr, r.Unmatched, copyRaw(f, zw)
-	}
-	fr.Action, fr.SizeAf = Rewritten, r.SizeAft
-	if fr.Kept == 0 {
-		fr.Action = HostOnly
 	}
 	h := sha256.New()
 	if _, err := io.Copy(h, io.NewSectionReader(tmp.File, 0, r.SizeAft)); err != nil {
