@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/offloadbin"
@@ -24,7 +23,7 @@ func isOffloadBinary(r io.ReaderAt, size int64) bool {
 
 // readOffloadBinary lists the images of the OffloadBinaries in r[0:size]
 // (offloadbin.ReadAll: versions 1 to 3, back to back) as entries, in file
-// order, each under the bundle ID its metadata makes (offloadID). An image
+// order, each under the bundle ID its metadata makes (offloadbin.Binary.BundleID). An image
 // that is itself an OffloadBinary is one entry. A compressed (v3) binary
 // is inflated in memory, within Options.MaxInflated and what is left of
 // Options.MaxTotal (c.used counts it), a *TooLargeError past either.
@@ -43,7 +42,7 @@ func readOffloadBinary(r io.ReaderAt, size int64, c *config) (*part, error) {
 		}
 		for _, b := range bins {
 			img := b.Image()
-			p.entries = append(p.entries, &Entry{ID: offloadID(b), part: p, r: img, size: img.Size()})
+			p.entries = append(p.entries, &Entry{ID: b.BundleID(), part: p, r: img, size: img.Size()})
 		}
 		off += n
 		if off%offloadbin.Alignment != 0 && off < size && !isOffloadBinary(io.NewSectionReader(r, off, size-off), size-off) {
@@ -75,15 +74,4 @@ func (c *config) offloadTooLarge(err error, room int64) error {
 		return &TooLargeError{What: totalWhat, Max: c.MaxTotal}
 	}
 	return &TooLargeError{What: "inflated OffloadBinary", Max: c.MaxInflated}
-}
-
-// offloadID is the bundle ID of an image: "<kind>-<triple>-<arch>", the
-// triple padded to four components as bundle IDs have it
-// ("hip-amdgcn-amd-amdhsa--gfx90a").
-func offloadID(b *offloadbin.Binary) string {
-	t := strings.SplitN(b.Triple(), "-", 4)
-	for len(t) < 4 {
-		t = append(t, "")
-	}
-	return b.OffloadKind.String() + "-" + strings.Join(t, "-") + "-" + b.Arch()
 }

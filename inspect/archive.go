@@ -23,7 +23,9 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 		w.fail(p, 0, "archive header", err)
 		return
 	}
-	defer a.Close()
+	// A thin archive's members are files of their own, which the
+	// objects' readers read until the listing is closed.
+	w.closers = append(w.closers, a)
 	for i := 0; ; i++ {
 		if i >= maxMembers {
 			w.fail(p, 0, "members", fmt.Errorf("%w: more than %d members", ErrLimit, maxMembers))

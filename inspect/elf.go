@@ -44,7 +44,15 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 	var fatbins []*elf.Section
 	var segments, kpackRefs []*elf.Section
 	for i, s := range f.Sections {
-		if s.Type == elf.SHT_NOBITS || s.Type == elf.SHT_NULL {
+		if s.Type == elf.SHT_NULL {
+			continue
+		}
+		if s.Type == elf.SHT_NOBITS {
+			// No bytes in the file: a bundle section of this type is an
+			// empty entry, as LLVM lists it; any other holds no code.
+			if id := strings.TrimPrefix(s.Name, magic.BundleMagic); id != s.Name && id != "" {
+				w.leaf(entryObject(id, "bundle section"), r, int64(min(s.Offset, uint64(size))), 0, p)
+			}
 			continue
 		}
 		// An empty section still has a place: one past the end of the
@@ -56,8 +64,8 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 			}
 			continue
 		}
-		if s.Size == 0 {
-			continue
+		if s.Size == 0 && !strings.HasPrefix(s.Name, magic.BundleMagic) {
+			continue // an empty bundle section is an entry, as LLVM lists it
 		}
 		off, n := int64(s.Offset), int64(s.Size)
 		sr := io.NewSectionReader(r, off, n)

@@ -298,7 +298,7 @@ func TestOffloadBinaries(t *testing.T) {
 	}
 	// The nested binary's image (no triple, no arch) is listed too, as the
 	// container of the image inside it (issue 21).
-	want := []string{"hip-amdgcn-amd-amdhsa-gfx906", "hip-amdgcn-amd-amdhsa-gfx90a:xnack+", "hip--", "hip-amdgcn-amd-amdhsa-gfx942"}
+	want := []string{"hip-amdgcn-amd-amdhsa--gfx906", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+", "hip-----", "hip-amdgcn-amd-amdhsa--gfx942"}
 	if got := ids(l); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("IDs %q, want %q", got, want)
 	}

@@ -67,7 +67,7 @@ func TestLLVMNestedEmpty(t *testing.T) {
 		t.Fatalf("objects %q, errors %v; want one image and no error", ids(l), l.Errors)
 	}
 	o := l.Objects[0]
-	if o.ID != "openmp-x-y-z-none" || o.Size != 4 || o.Nested != 0 || len(l.Devices()) != 1 {
+	if o.ID != "openmp-x-y-z--none" || o.Size != 4 || o.Nested != 0 || len(l.Devices()) != 1 {
 		t.Errorf("%s: size %d nested %d", o.Where(), o.Size, o.Nested)
 	}
 	if b := readAll(t, o); string(b) != "\x10\xff\x10\xad" {
@@ -84,8 +84,8 @@ func TestLLVMNested(t *testing.T) {
 	if len(l.Errors) != 0 {
 		t.Fatal(l.Errors)
 	}
-	want := []string{"openmp-x-y-z-none", "openmp-x-y-z-arch1", "openmp-x-y-z-arch2",
-		"openmp-a-b-c-none", "openmp-x-y-z-arch1", "openmp-x-y-z-arch2"}
+	want := []string{"openmp-x-y-z--none", "openmp-x-y-z--arch1", "openmp-x-y-z--arch2",
+		"openmp-a-b-c--none", "openmp-x-y-z--arch1", "openmp-x-y-z--arch2"}
 	if got := ids(l); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("listed %q, want %q", got, want)
 	}

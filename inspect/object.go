@@ -30,8 +30,9 @@ type Object struct {
 	Container string
 
 	// ID is the bundle entry ID as stored (hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+),
-	// or, for an OffloadBinary image, "<kind>-<triple>-<arch>" built from
-	// its metadata.
+	// or, for an OffloadBinary image, the bundle ID its metadata makes
+	// (offloadbin.Binary.BundleID: "hip-amdgcn-amd-amdhsa--gfx90a"), the
+	// same spelling package bundle lists it under.
 	ID string
 	// Host is set for bundle entries of kind "host".
 	Host bool

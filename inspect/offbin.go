@@ -57,7 +57,7 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 	}
 	o := &Object{Container: "offload image", Kind: b.OffloadKind.String(), Triple: b.Triple(),
 		TargetID: b.Arch(), ImageKind: b.ImageKind.String(), Strings: b.Strings}
-	o.ID = o.Kind + "-" + o.Triple + "-" + o.TargetID
+	o.ID = b.BundleID()
 	inner := q.sub(off, fmt.Sprintf("image %d", b.Index))
 	if b.Version >= 2 {
 		q.path[len(q.path)-1] += fmt.Sprintf(" image %d", b.Index)

@@ -69,10 +69,10 @@ func TestRealFiles(t *testing.T) {
 		{"kernel.bc", []string{r906, r90a, r942, h5}, 0, false, "bundle 0"},
 		{"kernel.s", rdc, 0, false, ""},
 		{"kernel.ll", rdc, 0, false, ""},
-		{"newdriver.o", []string{"hip-amdgcn-amd-amdhsa-gfx906", "hip-amdgcn-amd-amdhsa-gfx90a:xnack+", "hip-amdgcn-amd-amdhsa-gfx942:sramecc+:xnack-"}, 0, false, ".llvm.offloading"},
+		{"newdriver.o", []string{"hip-amdgcn-amd-amdhsa--gfx906", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+", "hip-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"}, 0, false, ".llvm.offloading"},
 		{"newdriver-nonrdc.o", []string{h4, "hip-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+", "hip-amdgcn-amd-amdhsa--gfx906"}, 1, false, ".hip_fatbin"},
 		{"newdriver-exe", []string{h4, "hip-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-", "hip-amdgcn-amd-amdhsa--gfx90a:xnack+", "hip-amdgcn-amd-amdhsa--gfx906"}, 1, false, ".hip_fatbin"},
-		{"omp.o", []string{"openmp-amdgcn-amd-amdhsa-gfx90a"}, 0, false, ".llvm.offloading"},
+		{"omp.o", []string{"openmp-amdgcn-amd-amdhsa--gfx90a"}, 0, false, ".llvm.offloading"},
 		{"gfx90a.co", []string{""}, 0, false, ""},
 		{"gfx90a-ccob.co", []string{h4, "hipv4-amdgcn-amd-amdhsa--gfx90a"}, 0, true, ""},
 		{"coff.obj", tu, 0, false, ".hip_fatbin"},
@@ -80,7 +80,7 @@ func TestRealFiles(t *testing.T) {
 		{"pe.dll", tu, 0, false, ".hip_fat"},
 		{"pe-ccob.dll", tu, 0, true, ".hip_fat"},
 		{"coff-fat.obj", []string{"host-x86_64-pc-windows-msvc-", "hip-amdgcn-amd-amdhsa--gfx90a", "hip-amdgcn-amd-amdhsa--gfx906"}, 0, false, ""},
-		{"packaged.bin", []string{"hip-amdgcn-amd-amdhsa-gfx90a", "hip-amdgcn-amd-amdhsa-gfx942:sramecc+:xnack-"}, 0, false, "offload binary "},
+		{"packaged.bin", []string{"hip-amdgcn-amd-amdhsa--gfx90a", "hip-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"}, 0, false, "offload binary "},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			l := readReal(t, c.file)

@@ -29,11 +29,18 @@ type Listing struct {
 
 	closer io.Closer
 	temps  []*os.File
+	// closers are released with the listing (archive readers whose thin
+	// members' files the objects read).
+	closers []io.Closer
 }
 
 // Close releases the file opened by ReadFile and the temporary files of
 // inflated zip members (Read makes those too: close its listings as well).
 func (l *Listing) Close() error {
+	for _, c := range l.closers {
+		c.Close()
+	}
+	l.closers = nil
 	for _, f := range l.temps {
 		f.Close()
 	}
@@ -118,6 +125,7 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 		}
 	}
 	w.l.temps = w.temps
+	w.l.closers = w.closers
 	return w.l
 }
 
@@ -259,6 +267,7 @@ type bundleKey struct {
 }
 
 type walker struct {
+	closers []io.Closer
 	// zipInflated counts the bytes zip members were inflated to.
 	zipInflated int64
 	// inflated lists, per compressed container, the objects whose facts

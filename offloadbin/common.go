@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // StringEntry is one key/value pair of an image's string map.
@@ -48,6 +49,18 @@ func (b *Binary) Triple() string { return b.String("triple") }
 
 // Arch returns the "arch" string.
 func (b *Binary) Arch() string { return b.String("arch") }
+
+// BundleID is the bundle entry ID an image would have in an offload
+// bundle, the one spelling every goffload package gives it:
+// "<kind>-<triple>-<arch>", the triple padded to four components as
+// bundle IDs have it ("hip-amdgcn-amd-amdhsa--gfx90a").
+func (b *Binary) BundleID() string {
+	t := strings.SplitN(b.Triple(), "-", 4)
+	for len(t) < 4 {
+		t = append(t, "")
+	}
+	return b.OffloadKind.String() + "-" + strings.Join(t, "-") + "-" + b.Arch()
+}
 
 // Image returns a reader over the image bytes (exact, unpadded).
 func (b *Binary) Image() *io.SectionReader {

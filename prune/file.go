@@ -337,7 +337,7 @@ func (s *selector) offloadBinaries(w io.Writer, in io.ReaderAt, size int64, wher
 	es := make([]entry, len(bins))
 	for i, b := range bins {
 		code := targetid.Code{Kind: b.OffloadKind.String(), Triple: b.Triple(), TargetID: b.Arch()}
-		es[i] = entry{id: code.Kind + "-" + code.Triple + "-" + code.TargetID, code: code, open: func() io.Reader { return b.Image() }}
+		es[i] = entry{id: b.BundleID(), code: code, open: func() io.Reader { return b.Image() }}
 	}
 	actions, err := s.decide(where, es)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 func TestNestedOffloadBinary(t *testing.T) {
 	input := filepath.Join("../../testdata/llvmtests", "nested.bin")
 	stdout, stderr, code := run(t, "list", input)
-	if code != 0 || !strings.Contains(stdout, "openmp-a-b-c-none") || !strings.Contains(stdout, "OffloadBinary of 2 image(s)") ||
+	if code != 0 || !strings.Contains(stdout, "openmp-a-b-c--none") || !strings.Contains(stdout, "OffloadBinary of 2 image(s)") ||
 		!strings.Contains(stdout, "4 code object(s) for 2 target(s)") {
 		t.Errorf("list: exit %d\n%s%s", code, stdout, stderr)
 	}
