@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -29,6 +30,10 @@ var offloadingSections = []string{".llvm.offloading", ".sycl_fatbin", ".cray.llv
 // or a host file's bundle sections, .hip_fatbin, offloading sections and
 // HIP wrappers.
 func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
+	if off, field, err := elfTables(r, size); err != nil {
+		w.fail(p, off, field, err)
+		return
+	}
 	f, err := elf.NewFile(io.NewSectionReader(r, 0, size))
 	if err != nil {
 		w.fail(p, 0, "ELF header", err)
@@ -314,4 +319,51 @@ func relativeAddends(f *elf.File, r io.ReaderAt, size int64, lo, hi uint64) map[
 		}
 	}
 	return out
+}
+
+// elfTables checks, from the ELF header alone, that the program and
+// section header tables lie in the file: a file cut short is reported at
+// the table it lost, not as an unreadable header.
+func elfTables(r io.ReaderAt, size int64) (int64, string, error) {
+	var h [64]byte
+	n, _ := r.ReadAt(h[:], 0)
+	if n < 52 {
+		return 0, "ELF header", fmt.Errorf("%w: %d bytes, the header alone needs 52 or 64", ErrTruncated, n)
+	}
+	var bo binary.ByteOrder = binary.LittleEndian
+	if h[5] == 2 {
+		bo = binary.BigEndian
+	}
+	var phoff, shoff uint64
+	var phent, phnum, shent, shnum uint16
+	phAt, shAt := int64(32), int64(40) // where e_phoff and e_shoff lie
+	switch h[4] {
+	case 1:
+		phAt, shAt = 28, 32
+		phoff, shoff = uint64(bo.Uint32(h[28:])), uint64(bo.Uint32(h[32:]))
+		phent, phnum, shent, shnum = bo.Uint16(h[42:]), bo.Uint16(h[44:]), bo.Uint16(h[46:]), bo.Uint16(h[48:])
+	case 2:
+		if n < 64 {
+			return 0, "ELF header", fmt.Errorf("%w: %d bytes, the 64-bit header needs 64", ErrTruncated, n)
+		}
+		phoff, shoff = bo.Uint64(h[32:]), bo.Uint64(h[40:])
+		phent, phnum, shent, shnum = bo.Uint16(h[54:]), bo.Uint16(h[56:]), bo.Uint16(h[58:]), bo.Uint16(h[60:])
+	default:
+		return 0, "", nil // debug/elf says what is wrong
+	}
+	for _, t := range []struct {
+		name     string
+		at       int64
+		off      uint64
+		ent, num uint16
+	}{{"ELF header: e_phoff (program header table)", phAt, phoff, phent, phnum}, {"ELF header: e_shoff (section header table)", shAt, shoff, shent, shnum}} {
+		if t.num == 0 {
+			continue
+		}
+		end := t.off + uint64(t.ent)*uint64(t.num)
+		if t.off > uint64(size) || end > uint64(size) || end < t.off {
+			return t.at, t.name, fmt.Errorf("%w: %d entries of %d bytes at offset %d run past the end of the file (%d bytes)", ErrTruncated, t.num, t.ent, t.off, size)
+		}
+	}
+	return 0, "", nil
 }

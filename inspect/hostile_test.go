@@ -146,3 +146,17 @@ func TestThinArchiveEscape(t *testing.T) {
 		t.Errorf("%d device objects from a.o, want 3", len(l.Devices()))
 	}
 }
+
+// A shared library cut in half is reported at the header field whose
+// table it lost, not as an unreadable ELF header.
+func TestHalfELF(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(realDir, "libmulti.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := data[:len(data)/2]
+	l := Read(bytes.NewReader(half), int64(len(half)), "half.so", nil)
+	if len(l.Errors) != 1 || !errors.Is(l.Errors[0], ErrTruncated) || l.Errors[0].Offset != 40 || !strings.Contains(l.Errors[0].Error(), "section header table") {
+		t.Errorf("%v", l.Errors)
+	}
+}
