@@ -133,10 +133,43 @@ func PruneTree(in, out string, o TreeOptions) (*TreeReport, error) {
 	if o.DryRun {
 		return rep, nil
 	}
+	if err := fixRecords(tmp, rep); err != nil {
+		return rep, err
+	}
 	if err := copyTimes(in, tmp); err != nil {
 		return rep, err
 	}
 	return rep, os.Rename(tmp, out)
+}
+
+// fixRecords updates every *.dist-info/RECORD of the new tree dst for the
+// files the prune rewrote or left out, as an installed package's RECORD
+// must say (pip checks it).
+func fixRecords(dst string, rep *TreeReport) error {
+	changed := map[string]string{}
+	var records []string
+	for _, f := range rep.Files {
+		p := filepath.Join(dst, f.Path)
+		switch f.Action {
+		case Rewritten, HostOnly:
+			sum, err := recordHash(p)
+			if err != nil {
+				return err
+			}
+			changed[p] = sum
+		case Removed:
+			changed[p] = ""
+		}
+		if filepath.Base(f.Path) == "RECORD" && filepath.Ext(filepath.Dir(f.Path)) == ".dist-info" {
+			records = append(records, p)
+		}
+	}
+	for _, rec := range records {
+		if err := updateRecord(rec, changed); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // pruneInto does the work of PruneTree, writing into dst ("" for a dry run).

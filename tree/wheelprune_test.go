@@ -236,3 +236,44 @@ func TestPruneInPlace(t *testing.T) {
 		}
 	}
 }
+
+// An installed package pruned into a new folder: its RECORD in the new
+// folder is true to the files there.
+func TestPruneTreeRecord(t *testing.T) {
+	dir := t.TempDir()
+	whl := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
+	mkWheel(t, whl)
+	site := filepath.Join(dir, "site-packages")
+	zr, err := zip.OpenReader(whl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		p := filepath.Join(site, f.Name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, data, 0o755)
+	}
+	zr.Close()
+	out := filepath.Join(dir, "out")
+	if _, err := PruneTree(site, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}}); err != nil {
+		t.Fatal(err)
+	}
+	record, _ := os.ReadFile(filepath.Join(out, "pkg-1.0.dist-info/RECORD"))
+	lines := strings.Split(strings.TrimSpace(string(record)), "\n")
+	for _, line := range lines {
+		f := strings.Split(line, ",")
+		if f[1] == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(out, f[0]))
+		if err != nil || f[1] != digest(data) || f[2] != fmt.Sprint(len(data)) {
+			t.Errorf("RECORD line %q does not match the file (%v)", line, err)
+		}
+	}
+	if strings.Contains(string(record), "gfx1030") {
+		t.Error("RECORD still names the removed gfx1030 file")
+	}
+}
