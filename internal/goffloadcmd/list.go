@@ -589,10 +589,74 @@ type jsonDupCopy struct {
 }
 
 func writeJSON(w io.Writer, ls []*inspect.Listing, noCode int, dups []tree.Duplicate) error {
-	out := jsonOutput{Files: []jsonFile{}, Summary: jsonSummary{Targets: map[string]jsonPerTarg{}}}
+	// Streamed, object by object, in the layout json.Encoder.SetIndent("",
+	// "  ") gives the whole document: memory does not grow with the
+	// number of code objects.
+	b := bufio.NewWriterSize(w, 64<<10)
+	sum := jsonSummary{Targets: map[string]jsonPerTarg{}}
 	if noCode >= 0 {
-		out.Summary.NoCode = &noCode
+		sum.NoCode = &noCode
 	}
+	put := func(v any, prefix string) {
+		data, _ := json.MarshalIndent(v, prefix, "  ")
+		b.Write(data)
+	}
+	list := func(name string, n int, item func(i int) any, last bool) {
+		fmt.Fprintf(b, "      %q: [", name)
+		if n == 0 {
+			b.WriteString("]")
+		}
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n        ")
+			put(item(i), "        ")
+			if i == n-1 {
+				b.WriteString("\n      ]")
+			}
+		}
+		if !last {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("{\n  \"files\": [")
+	if len(ls) == 0 {
+		b.WriteString("]")
+	}
+	for fi, l := range ls {
+		if fi > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n    {\n")
+		fmt.Fprintf(b, "      \"file\": %s,\n      \"kind\": %s,\n", jsonString(l.File), jsonString(l.Kind))
+		list("objects", len(l.Objects), func(i int) any {
+			o := l.Objects[i]
+			j := jsonObjectOf(o)
+			if !o.Host && o.Nested == 0 {
+				t := j.TargetID
+				if t == "" {
+					t = o.ID
+				}
+				a := sum.Targets[t]
+				a.CodeObjects++
+				a.Bytes += o.Size
+				sum.Targets[t] = a
+				sum.CodeObjects++
+			}
+			return j
+		}, false)
+		list("wrappers", len(l.Wrappers), func(i int) any { return jsonWrapperOf(l.Wrappers[i]) }, false)
+		list("errors", len(l.Errors), func(i int) any { return jsonErrorOf(l.Errors[i]) }, true)
+		sum.Errors += len(l.Errors)
+		b.WriteString("    }")
+		if fi == len(ls)-1 {
+			b.WriteString("\n  ]")
+		}
+	}
+	b.WriteString(",\n  \"summary\": ")
+	put(sum, "  ")
 	if dups != nil {
 		js := []jsonDuplicate{}
 		for _, d := range dups {
@@ -602,75 +666,69 @@ func writeJSON(w io.Writer, ls []*inspect.Listing, noCode int, dups []tree.Dupli
 			}
 			js = append(js, j)
 		}
-		out.Duplicates = &js
+		b.WriteString(",\n  \"duplicates\": ")
+		put(js, "  ")
 	}
-	for _, l := range ls {
-		f := jsonFile{File: l.File, Kind: l.Kind, Objects: []jsonObject{}, Wrappers: []jsonWrapper{}, Errors: []jsonError{}}
-		for _, o := range l.Objects {
-			j := jsonObject{Index: o.Index, Path: nonNil(o.Path), Container: o.Container, ID: o.ID, Host: o.Host,
-				Kind: o.Kind, Triple: o.Triple, TargetID: targetOf(o), Size: o.Size, ImageKind: o.ImageKind, Nested: o.Nested}
-			if o.Outer != nil {
-				j.Outer = ptr(o.Outer.Index)
-			}
-			if o.Offset >= 0 {
-				j.Offset = ptr(o.Offset)
-			}
-			if c := o.Compressed; c != nil {
-				j.Compressed = &jsonCompressed{Format: c.Format, Version: c.Version, Method: c.Method, Offset: c.Offset,
-					Size: c.Size, UncompressedSize: c.UncompressedSize, InnerOffset: c.InnerOffset, Ratio: c.Ratio()}
-			}
-			if len(o.Strings) > 0 {
-				j.Strings = map[string]string{}
-				for _, s := range o.Strings {
-					j.Strings[s.Key] = s.Value
-				}
-			}
-			if c := o.Code; c != nil {
-				j.Code = &jsonCode{Format: c.Format, Machine: c.Machine, Processor: c.Processor, Xnack: c.Xnack,
-					SRAMECC: c.SRAMECC, CodeObjectVersion: c.CodeObjectVersion}
-				if c.Kernels >= 0 {
-					j.Code.Kernels = ptr(c.Kernels)
-				}
-			}
-			f.Objects = append(f.Objects, j)
-			if !o.Host && o.Nested == 0 {
-				t := j.TargetID
-				if t == "" {
-					t = o.ID
-				}
-				a := out.Summary.Targets[t]
-				a.CodeObjects++
-				a.Bytes += o.Size
-				out.Summary.Targets[t] = a
-				out.Summary.CodeObjects++
-			}
-		}
-		for _, wr := range l.Wrappers {
-			j := jsonWrapper{Offset: wr.Offset, Magic: wr.Magic, Version: wr.Version, Address: wr.Address, Reserved: wr.Reserved, Note: wr.Note}
-			if wr.Bundle >= 0 {
-				j.Bundle = ptr(wr.Bundle)
-			}
-			if wr.KpackRef != nil {
-				j.KernelName, j.SearchPaths = wr.KpackRef.KernelName, wr.KpackRef.SearchPaths
-			}
-			f.Wrappers = append(f.Wrappers, j)
-		}
-		for _, e := range l.Errors {
-			j := jsonError{Message: e.Error(), Path: nonNil(e.Path), Field: e.Field}
-			if e.Offset >= 0 {
-				j.Offset = ptr(e.Offset)
-			}
-			if e.InnerOffset >= 0 {
-				j.InnerOffset = ptr(e.InnerOffset)
-			}
-			f.Errors = append(f.Errors, j)
-		}
-		out.Summary.Errors += len(l.Errors)
-		out.Files = append(out.Files, f)
+	b.WriteString("\n}\n")
+	return b.Flush()
+}
+
+// jsonString is s as JSON writes it (HTML characters escaped, as
+// json.Encoder does).
+func jsonString(s string) string {
+	data, _ := json.Marshal(s)
+	return string(data)
+}
+
+func jsonObjectOf(o *inspect.Object) jsonObject {
+	j := jsonObject{Index: o.Index, Path: nonNil(o.Path), Container: o.Container, ID: o.ID, Host: o.Host,
+		Kind: o.Kind, Triple: o.Triple, TargetID: targetOf(o), Size: o.Size, ImageKind: o.ImageKind, Nested: o.Nested}
+	if o.Outer != nil {
+		j.Outer = ptr(o.Outer.Index)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if o.Offset >= 0 {
+		j.Offset = ptr(o.Offset)
+	}
+	if c := o.Compressed; c != nil {
+		j.Compressed = &jsonCompressed{Format: c.Format, Version: c.Version, Method: c.Method, Offset: c.Offset,
+			Size: c.Size, UncompressedSize: c.UncompressedSize, InnerOffset: c.InnerOffset, Ratio: c.Ratio()}
+	}
+	if len(o.Strings) > 0 {
+		j.Strings = map[string]string{}
+		for _, s := range o.Strings {
+			j.Strings[s.Key] = s.Value
+		}
+	}
+	if c := o.Code; c != nil {
+		j.Code = &jsonCode{Format: c.Format, Machine: c.Machine, Processor: c.Processor, Xnack: c.Xnack,
+			SRAMECC: c.SRAMECC, CodeObjectVersion: c.CodeObjectVersion}
+		if c.Kernels >= 0 {
+			j.Code.Kernels = ptr(c.Kernels)
+		}
+	}
+	return j
+}
+
+func jsonWrapperOf(wr inspect.Wrapper) jsonWrapper {
+	j := jsonWrapper{Offset: wr.Offset, Magic: wr.Magic, Version: wr.Version, Address: wr.Address, Reserved: wr.Reserved, Note: wr.Note}
+	if wr.Bundle >= 0 {
+		j.Bundle = ptr(wr.Bundle)
+	}
+	if wr.KpackRef != nil {
+		j.KernelName, j.SearchPaths = wr.KpackRef.KernelName, wr.KpackRef.SearchPaths
+	}
+	return j
+}
+
+func jsonErrorOf(e *inspect.Error) jsonError {
+	j := jsonError{Message: e.Error(), Path: nonNil(e.Path), Field: e.Field}
+	if e.Offset >= 0 {
+		j.Offset = ptr(e.Offset)
+	}
+	if e.InnerOffset >= 0 {
+		j.InnerOffset = ptr(e.InnerOffset)
+	}
+	return j
 }
 
 func nonNil(s []string) []string {
