@@ -1,10 +1,7 @@
 package tree
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"github.com/goffload/goffload/internal/parallel"
@@ -13,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/goffload/goffload/internal/atomicfile"
@@ -267,7 +262,7 @@ func recordHash(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return "sha256=" + base64.RawURLEncoding.EncodeToString(h.Sum(nil)) + "," + strconv.FormatInt(n, 10), nil
+	return recordEntry(h.Sum(nil), n), nil
 }
 
 // updateRecord rewrites an installed package's RECORD (paths relative to
@@ -277,29 +272,13 @@ func updateRecord(rec string, changed map[string]string) error {
 	if err != nil {
 		return err
 	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	base := filepath.Dir(filepath.Dir(rec))
+	out, touched, err := rewriteRecord(data, func(p string) string {
+		return filepath.Join(base, filepath.FromSlash(p))
+	}, changed)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rec, err)
 	}
-	base := filepath.Dir(filepath.Dir(rec))
-	var b bytes.Buffer
-	cw := csv.NewWriter(&b)
-	touched := false
-	for _, row := range rows {
-		if len(row) == 0 {
-			continue
-		}
-		if v, ok := changed[filepath.Join(base, filepath.FromSlash(row[0]))]; ok {
-			touched = true
-			if v == "" {
-				continue
-			}
-			hash, size, _ := strings.Cut(v, ",")
-			row = []string{row[0], hash, size}
-		}
-		cw.Write(row)
-	}
-	cw.Flush()
 	if !touched {
 		return nil
 	}
@@ -308,7 +287,7 @@ func updateRecord(rec string, changed map[string]string) error {
 		return err
 	}
 	defer af.Abort()
-	if _, err := af.Write(b.Bytes()); err != nil {
+	if _, err := af.Write(out); err != nil {
 		return err
 	}
 	return af.Commit()

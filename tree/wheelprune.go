@@ -2,15 +2,11 @@ package tree
 
 import (
 	"archive/zip"
-	"bytes"
 	"crypto/sha256"
-	"encoding/base64"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/goffload/goffload/internal/atomicfile"
@@ -140,7 +136,7 @@ func pruneMember(f *zip.File, zw *zip.Writer, o TreeOptions, changed map[string]
 	if _, err := io.Copy(h, io.NewSectionReader(tmp.File, 0, r.SizeAft)); err != nil {
 		return fr, nil, err
 	}
-	changed[f.Name] = "sha256=" + base64.RawURLEncoding.EncodeToString(h.Sum(nil)) + "," + strconv.FormatInt(r.SizeAft, 10)
+	changed[f.Name] = recordEntry(h.Sum(nil), r.SizeAft)
 	if zw == nil {
 		return fr, r.Unmatched, nil
 	}
@@ -191,27 +187,11 @@ func writeRecord(f *zip.File, zw *zip.Writer, changed map[string]string) error {
 	if err != nil {
 		return err
 	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	// RECORD's paths are relative to the wheel's root, as members are.
+	out, _, err := rewriteRecord(data, func(p string) string { return p }, changed)
 	if err != nil {
 		return fmt.Errorf("RECORD: %w", err)
 	}
-	// RECORD's paths are relative to the wheel's root, as members are.
-	var b bytes.Buffer
-	cw := csv.NewWriter(&b)
-	for _, row := range rows {
-		if len(row) == 0 {
-			continue
-		}
-		if v, ok := changed[row[0]]; ok {
-			if v == "" {
-				continue
-			}
-			hash, size, _ := strings.Cut(v, ",")
-			row = []string{row[0], hash, size}
-		}
-		cw.Write(row)
-	}
-	cw.Flush()
 	if zw == nil {
 		return nil
 	}
@@ -221,6 +201,6 @@ func writeRecord(f *zip.File, zw *zip.Writer, changed map[string]string) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b.Bytes())
+	_, err = w.Write(out)
 	return err
 }
