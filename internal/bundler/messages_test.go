@@ -3,6 +3,7 @@ package bundler
 import (
 	"bufio"
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,8 +79,12 @@ func llvmBundler(t *testing.T) (dir string, run func(args ...string) (string, in
 	}
 }
 
+var updateInvalidTargets = flag.Bool("update", false, "rewrite testdata/invalid-targets.txt's messages from LLVM 22's clang-offload-bundler")
+
 func TestInvalidTargetMessageLLVM(t *testing.T) {
 	dir, run := llvmBundler(t)
+	var updated bytes.Buffer
+	updated.WriteString("# command-line target\tLLVM 22 error text without the '<argv0>: error: ' prefix ('=' prefixes each field)\n")
 	in := filepath.Join(dir, "in")
 	if err := os.WriteFile(in, []byte("payload\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -91,12 +96,21 @@ func TestInvalidTargetMessageLLVM(t *testing.T) {
 		if code != 0 && strings.HasPrefix(msg, "invalid target") {
 			want = msg
 		}
+		fmt.Fprintf(&updated, "=%s\t=%s\n", raw, want)
+		if *updateInvalidTargets {
+			continue
+		}
 		if want != r[1] {
 			t.Errorf("%q: LLVM says %q, testdata/invalid-targets.txt %q", raw, want, r[1])
 		}
 		id, _ := targetid.Parse(raw)
 		if got := invalidTargetMessage(raw, id); got != want {
 			t.Errorf("invalidTargetMessage(%q) = %q, LLVM says %q", raw, got, want)
+		}
+	}
+	if *updateInvalidTargets {
+		if err := os.WriteFile(filepath.Join("testdata", "invalid-targets.txt"), updated.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
