@@ -366,3 +366,17 @@ func putLE(b []byte, v uint64) {
 		b[i] = byte(v >> (8 * i))
 	}
 }
+
+// A file that cannot be read is an error on stderr; with nothing else
+// named, no empty table follows it to read as "no device code".
+func TestListUnreadable(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.o")
+	out, errOut, code := run(t, "list", missing)
+	if code != 2 || out != "" || !strings.Contains(errOut, "missing.o") {
+		t.Errorf("list of a missing file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	out, errOut, code = run(t, "list", missing, "../../hda/testdata/libt.a")
+	if code != 2 || !strings.Contains(out, "gfx90a:xnack+") || !strings.Contains(errOut, "missing.o") {
+		t.Errorf("list of a missing and a good file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

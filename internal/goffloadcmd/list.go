@@ -130,6 +130,9 @@ func runList(c *cli.Context) error {
 		err = writeJSON(out, listings, noCode, dups)
 	case c.Bool("uri"):
 		err = writeURIs(out, listings)
+	case len(listings) == 0 && noCode < 0 && status != exitOK:
+		// Nothing named could be read: the errors above say why, and an
+		// empty table after them would only read as "no device code".
 	default:
 		err = writeTable(out, listings, target, holds)
 		if err == nil && noCode >= 0 {
