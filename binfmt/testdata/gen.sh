@@ -6,7 +6,7 @@
 # that LLVM writes under one standardised ID. four.list is -list's output.
 # Usage: sh gen.sh [LLVM_BIN]   (run from this folder)
 set -eu
-B=${1:-/usr/lib/llvm-22/bin}/clang-offload-bundler
+B=${1:-${GOFFLOAD_LLVM_DIR:-/usr/lib/llvm-22/bin}}/clang-offload-bundler
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf HOSTDATA > "$tmp/h"

@@ -16,7 +16,7 @@
 set -eu
 rebuild=
 if [ "${1:-}" = --input ]; then rebuild=1; shift; fi
-L=${1:-/usr/lib/llvm-22/bin}
+L=${1:-${GOFFLOAD_LLVM_DIR:-/usr/lib/llvm-22/bin}}
 B=$L/clang-offload-bundler
 if [ -n "$rebuild" ]; then
 	tmp=$(mktemp -d)

@@ -4,7 +4,7 @@
 # without a trailing newline (TestWriteGolden's payloads).
 # Usage: sh gen.sh [LLVM_BIN]   (run from this folder)
 set -eu
-B=${1:-/usr/lib/llvm-22/bin}/clang-offload-bundler
+B=${1:-${GOFFLOAD_LLVM_DIR:-/usr/lib/llvm-22/bin}}/clang-offload-bundler
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'host content\n' > "$tmp/h"

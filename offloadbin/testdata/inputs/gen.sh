@@ -8,7 +8,7 @@
 # flip LLVM rejects) and must follow a rebuilt khost.bc.
 # Usage: sh gen.sh [LLVM_BIN]   (run from this folder)
 set -eu
-L=${1:-/usr/lib/llvm-22/bin}
+L=${1:-${GOFFLOAD_LLVM_DIR:-/usr/lib/llvm-22/bin}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
