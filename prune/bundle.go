@@ -111,6 +111,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	if m.UncompressedSize > maxInflated {
 		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite handles", where, m.UncompressedSize, int64(maxInflated))
 	}
+	defer s.reserve(int64(m.UncompressedSize))()
 	src := io.LimitReader(compress.HashTolerant(cr), maxInflated+1)
 	where = fmt.Sprintf("%s (CCOB v%d %s)", where, m.Version, m.Method)
 	usize := int64(m.UncompressedSize)

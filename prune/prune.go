@@ -166,6 +166,8 @@ type tally struct {
 	replaced map[[sha256.Size]byte]bool
 	// seen lists every device code object decided on.
 	seen []targetid.Code
+	// holding is set while the rewrite holds part of the inflating budget.
+	holding bool
 }
 
 func newSelector(o Options, r *Report) (*selector, error) {
