@@ -101,34 +101,25 @@ func TestPackagingPipeline(t *testing.T) {
 							pipeCheckLoad(t, tc, argv(f), all, out0)
 						}
 					})
-					t.Run("grown", func(t *testing.T) {
-						var control *pipeResult
-						if s.talks {
-							c := pipeRun(t, paths, s, in, base)
-							control = &c
-						}
-						res := pipeRun(t, paths, s, grown, base)
-						pipeCheckQuiet(t, s, res, control)
-						if s.load != "" {
-							f := filepath.Join(res.dir, strings.ReplaceAll(s.load, "@", base))
-							pipeCheckDone(t, tc, s, f)
-							pipeCheckLoad(t, tc, argv(f), grownWant, out0)
-						}
-					})
-					t.Run("pruned", func(t *testing.T) {
-						var control *pipeResult
-						if s.talks {
-							c := pipeRun(t, paths, s, in, base)
-							control = &c
-						}
-						res := pipeRun(t, paths, s, pruned, base)
-						pipeCheckQuiet(t, s, res, control)
-						if s.load != "" {
-							f := filepath.Join(res.dir, strings.ReplaceAll(s.load, "@", base))
-							pipeCheckDone(t, tc, s, f)
-							pipeCheckLoad(t, tc, argv(f), keep, out0)
-						}
-					})
+					for _, v := range []struct {
+						name, file string
+						want       []map[string][]byte
+					}{{"grown", grown, grownWant}, {"pruned", pruned, keep}} {
+						t.Run(v.name, func(t *testing.T) {
+							var control *pipeResult
+							if s.talks {
+								c := pipeRun(t, paths, s, in, base)
+								control = &c
+							}
+							res := pipeRun(t, paths, s, v.file, base)
+							pipeCheckQuiet(t, s, res, control)
+							if s.load != "" {
+								f := filepath.Join(res.dir, strings.ReplaceAll(s.load, "@", base))
+								pipeCheckDone(t, tc, s, f)
+								pipeCheckLoad(t, tc, argv(f), v.want, out0)
+							}
+						})
+					}
 				})
 			}
 		})

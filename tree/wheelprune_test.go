@@ -176,21 +176,7 @@ func TestPruneInPlace(t *testing.T) {
 	whl := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
 	mkWheel(t, whl)
 	site := filepath.Join(dir, "site-packages")
-	// Install by hand, as pip lays it out: the members, RECORD as shipped
-	// (paths relative to site-packages).
-	zr, err := zip.OpenReader(whl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range zr.File {
-		rc, _ := f.Open()
-		data, _ := io.ReadAll(rc)
-		rc.Close()
-		p := filepath.Join(site, f.Name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, data, 0o755)
-	}
-	zr.Close()
+	installWheel(t, whl, site)
 	lib := filepath.Join(site, "pkg/lib/libmodes.so")
 	os.Link(lib, filepath.Join(site, "pkg/lib/libmodes.so.1"))
 	before, _ := os.ReadFile(lib)
@@ -220,30 +206,13 @@ func TestPruneInPlace(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(site, "pkg/lib/library/TensileLibrary_gfx1030.co")); err == nil {
 		t.Error("gfx1030's Tensile file is still there")
 	}
-	record, _ := os.ReadFile(filepath.Join(site, "pkg-1.0.dist-info/RECORD"))
-	for _, line := range strings.Split(strings.TrimSpace(string(record)), "\n") {
-		f := strings.Split(line, ",")
-		if f[1] == "" {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(site, f[0]))
-		if err != nil {
-			t.Errorf("RECORD names %s: %v", f[0], err)
-			continue
-		}
-		if f[1] != digest(data) || f[2] != fmt.Sprint(len(data)) {
-			t.Errorf("RECORD line %q does not match the file", line)
-		}
-	}
+	checkRecord(t, site)
 }
 
-// An installed package pruned into a new folder: its RECORD in the new
-// folder is true to the files there.
-func TestPruneTreeRecord(t *testing.T) {
-	dir := t.TempDir()
-	whl := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
-	mkWheel(t, whl)
-	site := filepath.Join(dir, "site-packages")
+// installWheel installs a wheel by hand, as pip lays it out: the members,
+// RECORD as shipped (paths relative to site).
+func installWheel(t *testing.T, whl, site string) {
+	t.Helper()
 	zr, err := zip.OpenReader(whl)
 	if err != nil {
 		t.Fatal(err)
@@ -257,22 +226,43 @@ func TestPruneTreeRecord(t *testing.T) {
 		os.WriteFile(p, data, 0o755)
 	}
 	zr.Close()
-	out := filepath.Join(dir, "out")
-	if _, err := PruneTree(site, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}}); err != nil {
-		t.Fatal(err)
-	}
-	record, _ := os.ReadFile(filepath.Join(out, "pkg-1.0.dist-info/RECORD"))
-	lines := strings.Split(strings.TrimSpace(string(record)), "\n")
-	for _, line := range lines {
+}
+
+// checkRecord checks that every line of the package's RECORD under root
+// names a file there with that hash and size.
+func checkRecord(t *testing.T, root string) []byte {
+	t.Helper()
+	record, _ := os.ReadFile(filepath.Join(root, "pkg-1.0.dist-info/RECORD"))
+	for _, line := range strings.Split(strings.TrimSpace(string(record)), "\n") {
 		f := strings.Split(line, ",")
 		if f[1] == "" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(out, f[0]))
-		if err != nil || f[1] != digest(data) || f[2] != fmt.Sprint(len(data)) {
-			t.Errorf("RECORD line %q does not match the file (%v)", line, err)
+		data, err := os.ReadFile(filepath.Join(root, f[0]))
+		if err != nil {
+			t.Errorf("RECORD names %s: %v", f[0], err)
+			continue
+		}
+		if f[1] != digest(data) || f[2] != fmt.Sprint(len(data)) {
+			t.Errorf("RECORD line %q does not match the file", line)
 		}
 	}
+	return record
+}
+
+// An installed package pruned into a new folder: its RECORD in the new
+// folder is true to the files there.
+func TestPruneTreeRecord(t *testing.T) {
+	dir := t.TempDir()
+	whl := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
+	mkWheel(t, whl)
+	site := filepath.Join(dir, "site-packages")
+	installWheel(t, whl, site)
+	out := filepath.Join(dir, "out")
+	if _, err := PruneTree(site, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}}); err != nil {
+		t.Fatal(err)
+	}
+	record := checkRecord(t, out)
 	if strings.Contains(string(record), "gfx1030") {
 		t.Error("RECORD still names the removed gfx1030 file")
 	}
