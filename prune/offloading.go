@@ -23,6 +23,9 @@ func (f *elfFile) offloadingSection() (int, error) {
 	return idx, nil
 }
 
+// maxPadding bounds the zeros an alignment may add to a rewritten file.
+const maxPadding = 1 << 30
+
 // rewriteOffloading rewrites the OffloadBinaries of a relocatable object's
 // .llvm.offloading section (a new-driver object) and lays out the rest of
 // the file again: later sections move by a multiple of their largest
@@ -70,6 +73,10 @@ func (s *selector) rewriteOffloading(out Output, f *elfFile, idx int) error {
 		newTail = tail - alignDown(tail-newEnd, align)
 	} else {
 		newTail = tail + alignUp(newEnd-tail, align)
+	}
+	if newTail > w.n && newTail-w.n > maxPadding {
+		// A damaged alignment must not make us write gigabytes of zeros.
+		return refuse("%s: alignment %d would pad the output by %d bytes", sec.name, align, newTail-w.n)
 	}
 	if err := w.zeros(newTail); err != nil {
 		return err
