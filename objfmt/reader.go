@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/magic"
 )
 
@@ -359,7 +360,7 @@ func (f *elfFile) readShstrtab() error {
 	}
 	st := &f.secs[f.shstrndx]
 	if st.typ != shtStrtab {
-		return llvmErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", f.shstrndx, sectionTypeName(f.machine, st.typ))
+		return llvmErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", f.shstrndx, objfile.TypeName(f.machine, st.typ))
 	}
 	if st.off > uint64(size) || st.size > uint64(size)-st.off {
 		return rangeErr(f.shstrndx, st.off, st.size, size)
