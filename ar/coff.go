@@ -1,16 +1,15 @@
 package ar
 
 import (
-	"bytes"
 	"encoding/binary"
-	"errors"
 	"io"
 
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // COFF objects (and "bigobj" COFF objects) as LLVM 22's archive writer
-// reads them for the symbol table, established by probing llvm-ar and
+// reads them for the symbol table (headers, section and string tables
+// through package objfile), established by probing llvm-ar and
 // llvm-offload-binary --archive 22.1.8 with patched objects:
 //
 //   - The file header and section table must fit in the file, else "The end
@@ -32,65 +31,17 @@ import (
 //     no strings, "The end of the file was unexpectedly encountered" when
 //     the offset is past it. Only archived symbols' names are read.
 
-var errCOFFStringTableEmpty = errors.New("string table empty")
-
 // coffSymbols returns the archive symbols of a COFF object.
 func coffSymbols(r io.ReaderAt, size int64) ([]string, error) {
+	c, err := objfile.NewCOFF(r, size)
+	if err != nil {
+		return nil, err
+	}
+	if c.SymbolTable == 0 {
+		return nil, nil
+	}
 	le := binary.LittleEndian
-	var h [56]byte
-	n, _ := r.ReadAt(h[:min(int64(len(h)), size)], 0)
-	var (
-		nsec, symPtr, nsym int64
-		secTab, recSize    int64
-	)
-	if magic.IsBigObj(h[:n]) {
-		// Too short for the bigobj header, or of version 0 or 1: LLVM reads
-		// an object without sections or symbols.
-		if n < 56 || le.Uint16(h[4:]) < 2 {
-			return nil, nil
-		}
-		nsec, symPtr, nsym = int64(le.Uint32(h[44:])), int64(le.Uint32(h[48:])), int64(le.Uint32(h[52:]))
-		secTab, recSize = 56, 20
-	} else {
-		if n < 20 {
-			return nil, errCOFFEOF
-		}
-		nsec, symPtr, nsym = int64(le.Uint16(h[2:])), int64(le.Uint32(h[8:])), int64(le.Uint32(h[12:]))
-		secTab, recSize = 20+int64(le.Uint16(h[16:])), 18
-		if nsec == 0xffff {
-			// LLVM takes this for an import library's header: nothing
-			// more is read, no sections, no symbols.
-			return nil, nil
-		}
-	}
-	if secTab+40*nsec > size {
-		return nil, errCOFFEOF
-	}
-	if symPtr == 0 {
-		return nil, nil
-	}
-	strOff := symPtr + nsym*recSize
-	if strOff+4 > size {
-		return nil, nil // the symbol table or the string table's size is cut off
-	}
-	var sz [4]byte
-	if readFull(r, sz[:], strOff) != nil {
-		return nil, nil
-	}
-	strSize := int64(le.Uint32(sz[:]))
-	if strOff+max(strSize, 4) > size {
-		return nil, nil
-	}
-	var strtab []byte
-	if strSize > 4 {
-		strtab = make([]byte, strSize) // fits in the file
-		if err := readFull(r, strtab, strOff); err != nil {
-			return nil, err
-		}
-		if strtab[strSize-1] != 0 {
-			return nil, nil
-		}
-	}
+	symPtr, nsym, recSize := c.SymbolTable, c.NumSymbols, c.SymbolSize
 	const (
 		classExternal     = 2
 		classStatic       = 3
@@ -125,7 +76,7 @@ func coffSymbols(r io.ReaderAt, size int64) ([]string, error) {
 			}
 		}
 		if include {
-			name, err := coffName(rec[:8], strtab, strSize)
+			name, err := c.SymbolName(rec[:8], symPtr+i*recSize)
 			if err != nil {
 				return nil, err
 			}
@@ -134,22 +85,4 @@ func coffSymbols(r io.ReaderAt, size int64) ([]string, error) {
 		i += 1 + int64(naux)
 	}
 	return syms, nil
-}
-
-func coffName(raw, strtab []byte, strSize int64) (string, error) {
-	if raw[0] != 0 || raw[1] != 0 || raw[2] != 0 || raw[3] != 0 {
-		if i := bytes.IndexByte(raw, 0); i >= 0 {
-			raw = raw[:i]
-		}
-		return string(raw), nil
-	}
-	if strSize <= 4 {
-		return "", errCOFFStringTableEmpty
-	}
-	off := int64(binary.LittleEndian.Uint32(raw[4:]))
-	if off >= strSize {
-		return "", errCOFFEOF
-	}
-	s := strtab[off:]
-	return string(s[:bytes.IndexByte(s, 0)]), nil // the table ends in NUL
 }

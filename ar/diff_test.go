@@ -102,8 +102,7 @@ func TestRandomELFSymbolsAgainstLLVM(t *testing.T) {
 				g, _ := writeGNU(t, []file{f})
 				if !bytes.Equal(w, g) {
 					e, _ := newELF(bytes.NewReader(f.data), int64(len(f.data)))
-					e.header()
-					t.Errorf("member %s (machine %d, 64-bit %v): \nllvm-ar:  %q\nWriteGNU: %q", f.name, e.machine, e.is64, symNames(t, w), symNames(t, g))
+					t.Errorf("member %s (machine %d, 64-bit %v): \nllvm-ar:  %q\nWriteGNU: %q", f.name, e.Machine, e.Is64, symNames(t, w), symNames(t, g))
 				}
 			}
 		}

@@ -123,6 +123,3 @@ func (e *MemberError) Unwrap() error { return e.Err }
 
 // LLVMMessage returns the error's text, which is LLVM's.
 func (e *MemberError) LLVMMessage() string { return e.Error() }
-
-// errCOFFEOF is LLVM's message for a COFF file cut short.
-var errCOFFEOF = errors.New("The end of the file was unexpectedly encountered")

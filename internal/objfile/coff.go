@@ -23,7 +23,7 @@ type COFF struct {
 	Machine       uint16
 	NumSections   int64 // 0 for an import library's header
 	SectionTable  int64 // file offset of the section table
-	SymbolTable   int64 // PointerToSymbolTable, 0 when none
+	SymbolTable   int64 // PointerToSymbolTable; 0 when none, or when LLVM ignores it
 	NumSymbols    int64
 	SymbolSize    int64 // 18, or 20 in a big object
 
@@ -85,7 +85,8 @@ func NewCOFF(r io.ReaderAt, size int64) (*COFF, error) {
 		c.SymbolTable, c.NumSymbols = int64(le.Uint32(fh[8:])), int64(le.Uint32(fh[12:]))
 		opt := int64(le.Uint16(fh[16:]))
 		if c.NumSections == 0xffff {
-			c.ImportLibrary, c.NumSections = true, 0
+			// LLVM reads nothing more: no sections, no symbols.
+			c.ImportLibrary, c.NumSections, c.SymbolTable, c.NumSymbols = true, 0, 0, 0
 			return c, nil
 		}
 		c.SectionTable = hdr + 20 + opt
@@ -100,7 +101,11 @@ func NewCOFF(r io.ReaderAt, size int64) (*COFF, error) {
 			"%d section headers at %#x go past the end of the file (%d bytes)", c.NumSections, c.SectionTable, size)
 	}
 	if c.SymbolTable != 0 {
-		c.strtab = c.readStrtab()
+		if c.strtab = c.readStrtab(); c.strtab == nil {
+			// LLVM recovers from a symbol or string table it cannot
+			// read by dropping both.
+			c.SymbolTable, c.NumSymbols = 0, 0
+		}
 	}
 	return c, nil
 }
@@ -138,7 +143,7 @@ func (c *COFF) checkOptional(ph int64) error {
 }
 
 // readStrtab reads the string table after the symbol table, or returns
-// nil when LLVM would ignore it: the symbol table or the table's size
+// nil when LLVM would ignore it and the symbol table with it: the symbol table or the table's size
 // field cut off, the table past the end of the file, or holding strings
 // but not ending in NUL.
 func (c *COFF) readStrtab() []byte {

@@ -527,3 +527,38 @@ func readFull(format string, r io.ReaderAt, b []byte, off int64) error {
 	}
 	return fmt.Errorf("objfile: reading %d bytes at offset %#x: %w", len(b), off, err)
 }
+
+// LinkedStringTable reads the string table that section index link names
+// (a symbol table's sh_link), with the checks and texts of LLVM 22's
+// ELFFile::getStringTableForSymtab.
+func (f *ELF) LinkedStringTable(secs []Section, link uint32) ([]byte, error) {
+	if uint64(link) >= uint64(len(secs)) {
+		return nil, malformed("ELF", 0, "sh_link", fmt.Sprintf("invalid section index: %d", link), "string table index %d of %d sections", link, len(secs))
+	}
+	st := &secs[link]
+	if st.Type != SHTStrtab {
+		return nil, malformed("ELF", f.ShdrOffset(int(link)), fmt.Sprintf("section %d sh_type", link),
+			fmt.Sprintf("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", link, TypeName(f.Machine, st.Type)),
+			"string table of type %#x", st.Type)
+	}
+	return f.StringTable(st)
+}
+
+// CheckTable checks a table of entsize-byte entries (symbols,
+// relocations) as LLVM 22's ELFFile::getSectionContentsAsArray does: its
+// sh_entsize, a sh_size that is a multiple of it, and its contents inside
+// the file.
+func (f *ELF) CheckTable(s *Section, entsize uint64) error {
+	if s.EntSize != entsize {
+		return malformed("ELF", f.ShdrOffset(s.Index), fmt.Sprintf("section %d sh_entsize", s.Index),
+			fmt.Sprintf("section [index %d] has invalid sh_entsize: expected %d, but got %d", s.Index, entsize, s.EntSize),
+			"entry size %d, want %d", s.EntSize, entsize)
+	}
+	if s.Size%entsize != 0 {
+		return malformed("ELF", f.ShdrOffset(s.Index), fmt.Sprintf("section %d sh_size", s.Index),
+			fmt.Sprintf("section [index %d] has an invalid sh_size (%d) which is not a multiple of its sh_entsize (%d)", s.Index, s.Size, entsize),
+			"size %d not a multiple of the entry size %d", s.Size, entsize)
+	}
+	_, _, err := f.contents(s, true)
+	return err
+}

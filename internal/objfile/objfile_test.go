@@ -254,3 +254,28 @@ func FuzzCOFF(f *testing.F) {
 		}
 	})
 }
+
+// TestCOFFNoSymbols: an import library's header, and a symbol table LLVM
+// cannot read, leave no symbol table, as LLVM reads them.
+func TestCOFFNoSymbols(t *testing.T) {
+	h := make([]byte, 20+4)
+	le.PutUint16(h[0:], 0x8664)
+	le.PutUint16(h[2:], 0xffff)
+	le.PutUint32(h[8:], 20) // a symbol table at 20: 0 symbols, then a 4-byte string table
+	le.PutUint32(h[20:], 4)
+	c, err := NewCOFF(bytes.NewReader(h), int64(len(h)))
+	if err != nil || !c.ImportLibrary || c.SymbolTable != 0 || c.NumSections != 0 {
+		t.Errorf("import library: %+v, %v", c, err)
+	}
+	le.PutUint16(h[2:], 0)
+	le.PutUint32(h[20:], 5) // a string table longer than the file
+	c, err = NewCOFF(bytes.NewReader(h), int64(len(h)))
+	if err != nil || c.SymbolTable != 0 || c.StringTable() != nil {
+		t.Errorf("bad string table: %+v, %v", c, err)
+	}
+	le.PutUint32(h[20:], 4)
+	c, err = NewCOFF(bytes.NewReader(h), int64(len(h)))
+	if err != nil || c.SymbolTable != 20 || len(c.StringTable()) != 4 {
+		t.Errorf("empty string table: %+v, %v", c, err)
+	}
+}
