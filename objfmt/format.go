@@ -8,10 +8,7 @@ const BundlePrefix = magic.BundleMagic
 
 // ELF layout constants used by the reader and the writer.
 const (
-	elfClass32  = 1
-	elfClass64  = 2
 	elfData2LSB = 1
-	elfData2MSB = 2
 
 	ehdrSize32 = 52
 	ehdrSize64 = 64

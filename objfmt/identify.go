@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 
+	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/magic"
 )
 
@@ -12,47 +13,12 @@ import (
 // and byte order, and a section header table of the right entry size inside
 // the file. Section contents are not checked.
 func IsELF(r io.ReaderAt, size int64) bool {
-	var id [16]byte
-	if size < 16 {
-		return false
-	}
-	if _, err := r.ReadAt(id[:], 0); err != nil {
-		return false
-	}
-	is64, bo, ok := elfIdent(id[:])
-	if !ok {
-		return false
-	}
-	f := &elfFile{r: r, size: size, is64: is64, bo: bo}
-	eh, err := f.readAt(0, uint64(f.ehdrSize()), "ELF header")
+	f, err := objfile.NewELF(r, size)
 	if err != nil {
 		return false
 	}
-	var shoff uint64
-	var shentsize, shnum int
-	if is64 {
-		shoff = bo.Uint64(eh[40:])
-		shentsize, shnum = int(bo.Uint16(eh[58:])), int(bo.Uint16(eh[60:]))
-	} else {
-		shoff = uint64(bo.Uint32(eh[32:]))
-		shentsize, shnum = int(bo.Uint16(eh[46:])), int(bo.Uint16(eh[48:]))
-	}
-	if shoff == 0 {
-		return true
-	}
-	shsz := f.shdrSize()
-	if shentsize != shsz {
-		return false
-	}
-	first, err := f.readAt(shoff, uint64(shsz), "section header table")
-	if err != nil {
-		return false
-	}
-	n := uint64(shnum)
-	if n == 0 {
-		n = f.decodeShdr(first).size
-	}
-	return n <= (uint64(size)-shoff)/uint64(shsz)
+	_, err = f.Sections()
+	return err == nil
 }
 
 // IsObject reports whether LLVM 22's createBinary would give an ObjectFile
@@ -91,99 +57,13 @@ func IsObject(r io.ReaderAt, size int64) bool {
 			hdr = 24
 		}
 		return size >= hdr
-	case magic.COFFObject:
-		if magic.IsBigObj(b) {
-			return bigObjOK(r, size)
-		}
-		return coffOK(r, size, 0)
-	case magic.PEExecutable:
-		return peOK(r, size)
+	case magic.COFFObject, magic.PEExecutable:
+		_, err := objfile.NewCOFF(r, size)
+		return err == nil
 	case magic.DXContainer:
 		return dxContainerOK(r, size)
 	}
 	return k.IsELF() && IsELF(r, size)
-}
-
-// coffOK checks a COFF file header at off and that its section table lies
-// within the file, as LLVM 22 does for an object (off 0) or a PE image
-// (after its signature; pe then points at the optional header). A section
-// count of 0xFFFF marks an import library's header to LLVM: it reads no
-// further and takes the file for an object without sections. The symbol
-// table is not checked: LLVM ignores one it cannot read.
-func coffOK(r io.ReaderAt, size, off int64) bool {
-	var h [20]byte
-	if off+20 > size {
-		return false
-	}
-	if _, err := r.ReadAt(h[:], off); err != nil {
-		return false
-	}
-	nsec := int64(binary.LittleEndian.Uint16(h[2:]))
-	opt := int64(binary.LittleEndian.Uint16(h[16:]))
-	if nsec == 0xffff {
-		return true
-	}
-	return off+20+opt+nsec*40 <= size
-}
-
-// peOK checks a PE image as LLVM 22's COFFObjectFile::initialize does: the
-// COFF header after the signature, then (unless the section count marks an
-// import library) a PE32 or PE32+ optional header with its data directory,
-// then the section table. Where the data directories point is not checked.
-// A file too short for an MS-DOS header and a signature (68 bytes) is read
-// as a plain COFF object from its first byte.
-func peOK(r io.ReaderAt, size int64) bool {
-	if size < 0x40+4 {
-		return coffOK(r, size, 0)
-	}
-	var b [4]byte
-	if _, err := r.ReadAt(b[:], 0x3c); err != nil {
-		return false
-	}
-	off := int64(binary.LittleEndian.Uint32(b[:])) + 4 // the COFF header
-	if off+20 > size {
-		return false
-	}
-	var h [20]byte
-	if _, err := r.ReadAt(h[:], off); err != nil {
-		return false
-	}
-	nsec := int64(binary.LittleEndian.Uint16(h[2:]))
-	opt := int64(binary.LittleEndian.Uint16(h[16:]))
-	if nsec == 0xffff {
-		return true
-	}
-	ph := off + 20 // the optional header
-	var hdr, count int64
-	switch {
-	case ph+96 > size:
-		return false // smaller than a PE32 header
-	case readU16(r, ph) == 0x10b: // PE32
-		hdr, count = 96, 92
-	case readU16(r, ph) == 0x20b: // PE32+
-		hdr, count = 112, 108
-	default:
-		return false // "incorrect PE magic"
-	}
-	if ph+hdr > size {
-		return false
-	}
-	var c [4]byte
-	if _, err := r.ReadAt(c[:], ph+count); err != nil {
-		return false
-	}
-	if ph+hdr+8*int64(binary.LittleEndian.Uint32(c[:])) > size {
-		return false
-	}
-	return ph+opt+nsec*40 <= size
-}
-
-func readU16(r io.ReaderAt, off int64) uint16 {
-	var b [2]byte
-	if _, err := r.ReadAt(b[:], off); err != nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint16(b[:])
 }
 
 // machOOK checks that a thin Mach-O header and its load commands fit.
@@ -197,26 +77,6 @@ func machOOK(r io.ReaderAt, size int64, b []byte, hdr int64) bool {
 	}
 	sizeofcmds := int64(bo.Uint32(b[20:]))
 	return hdr+sizeofcmds <= size
-}
-
-// bigObjOK checks a file that starts as a COFF big object does, as LLVM 22
-// reads it: of at least 56 bytes and version 2, a big object whose section
-// table must fit (its symbol table, like a COFF object's, need not);
-// otherwise a header with the 0xFFFF section count of an import library,
-// which LLVM takes for an object without sections.
-func bigObjOK(r io.ReaderAt, size int64) bool {
-	var h [56]byte
-	if size < 56 {
-		return true
-	}
-	if _, err := r.ReadAt(h[:], 0); err != nil {
-		return false
-	}
-	if binary.LittleEndian.Uint16(h[4:]) < 2 {
-		return true
-	}
-	nsec := int64(binary.LittleEndian.Uint32(h[44:]))
-	return 56+nsec*40 <= size
 }
 
 // dxContainerOK checks a DirectX container as LLVM 22's DXContainer::create

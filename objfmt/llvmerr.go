@@ -1,6 +1,24 @@
 package objfmt
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goffload/goffload/internal/objfile"
+)
+
+// fromObjfile gives an error of the section layer this package's shape:
+// an *LLVMError when LLVM has a text for it, else a *FormatError.
+func fromObjfile(err error) error {
+	var e *objfile.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	if e.LLVM != "" {
+		return &LLVMError{Msg: e.LLVM, Offset: e.Offset, Field: e.Field, Err: e}
+	}
+	return &FormatError{Offset: e.Offset, Field: e.Field, Msg: e.Msg, Err: ErrMalformed}
+}
 
 // LLVMError is malformed input that LLVM 22 rejects too; Msg is LLVM's
 // message, word for word. The same defect reads differently depending on
@@ -9,11 +27,21 @@ import "fmt"
 // making the host object) "llvm-objcopy: error: Msg". ReadBundles and
 // ScanBundles errors are the former, AddSections and StripBundles errors the
 // latter.
+//
+// Errors of the headers and section tables, read through the one section
+// layer, also say where: Offset and Field, and Unwrap gives the layer's
+// error (errors.Is(err, fmterr.ErrTruncated) and the like).
 type LLVMError struct {
-	Msg string
+	Msg    string
+	Offset int64  // file offset of the field, when known
+	Field  string // the field, when known
+	Err    error  // the section layer's error, or nil
 }
 
 func (e *LLVMError) Error() string { return e.Msg }
+
+// Unwrap returns the section layer's error, if any.
+func (e *LLVMError) Unwrap() error { return e.Err }
 
 // LLVMMessage returns the error's text, which is LLVM's.
 func (e *LLVMError) LLVMMessage() string { return e.Msg }

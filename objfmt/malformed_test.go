@@ -27,7 +27,7 @@ func TestMalformed(t *testing.T) {
 		{"not-elf", []byte("hello, world, this is text"), "bad magic"},
 		{"truncated-header", elf[:40], "ELF header"},
 		{"section-table-past-eof", patched(elf, 40, 0xff, 0xff, 0xff), "section header table"},
-		{"huge-section-count", patched(patched(elf, 60, 0, 0), shdr(0, 32), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f), "section header table of"},
+		{"huge-section-count", patched(patched(elf, 60, 0, 0), shdr(0, 32), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f), "invalid number of sections specified in the NULL section's sh_size field"},
 		{"bad-shentsize", patched(elf, 58, 0x30), "e_shentsize"},
 		{"shstrndx-out-of-range", patched(elf, 62, 0x63), "string table index 99"},
 		{"name-offset-out-of-range", patched(elf, shdr(2, 0), 0xff, 0xff), "a section [index 2] has an invalid sh_name (0xffff) offset which goes past the end of the section name string table"},

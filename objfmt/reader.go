@@ -164,8 +164,9 @@ type elfFile struct {
 	phnum     int
 	shstrndx  int
 
+	elf      *objfile.ELF
+	objSecs  []objfile.Section // the section table as read
 	secs     []elfSection
-	shstrtab []byte
 	badName  int    // first section whose name is out of range, or -1
 	noShdrs  bool   // no section header table: the output gets none either
 	outPhoff uint64 // offset of the program header table in the output (set by layout)
@@ -218,195 +219,41 @@ func (f *elfFile) readAt(off, n uint64, what string) ([]byte, error) {
 	return b, nil
 }
 
-// elfHeaderOK reports whether the first bytes look like an ELF header with a
-// valid class and byte order, and returns the header size and byte order.
-func elfIdent(b []byte) (is64 bool, bo binary.ByteOrder, ok bool) {
-	if len(b) < 16 || string(b[:4]) != magic.ELFMagic {
-		return false, nil, false
-	}
-	switch b[4] {
-	case elfClass32:
-	case elfClass64:
-		is64 = true
-	default:
-		return false, nil, false
-	}
-	switch b[5] {
-	case elfData2LSB:
-		bo = binary.LittleEndian
-	case elfData2MSB:
-		bo = binary.BigEndian
-	default:
-		return false, nil, false
-	}
-	return is64, bo, true
-}
-
 // parseELF reads the ELF header, the section header table and the section
-// names. Everything read is checked against the file size first.
+// names through package objfile, with LLVM 22's checks and texts.
 func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
-	var id [16]byte
-	if size < 16 {
-		return nil, formatErr(0, "file too small for an ELF header (%d bytes)", size)
-	}
-	if _, err := r.ReadAt(id[:], 0); err != nil {
-		return nil, fmt.Errorf("objfmt: reading ELF header: %w", err)
-	}
-	if string(id[:4]) != magic.ELFMagic {
-		return nil, formatErr(0, "bad magic number %q", id[:4])
-	}
-	is64, bo, ok := elfIdent(id[:])
-	if !ok {
-		return nil, formatErr(4, "invalid ELF class %d or data encoding %d", id[4], id[5])
-	}
-	f := &elfFile{r: r, size: size, is64: is64, bo: bo, ident: id, badName: -1}
-	eh, err := f.readAt(0, uint64(f.ehdrSize()), "ELF header")
+	o, err := objfile.NewELF(r, size)
 	if err != nil {
-		return nil, err
+		return nil, fromObjfile(err)
 	}
-	shentsize, shnum := f.decodeEhdr(eh)
+	f := &elfFile{r: r, size: size, is64: o.Is64, bo: o.ByteOrder, ident: o.Ident, badName: -1,
+		typ: o.Type, machine: o.Machine, version: o.Version, entry: o.Entry, phoff: o.Phoff, shoff: o.Shoff,
+		flags: o.Flags, phentsize: o.Phentsize, phnum: o.Phnum, shstrndx: o.Shstrndx, elf: o}
 	if f.shoff == 0 {
 		return f, nil
 	}
-	if err := f.readShdrs(shentsize, shnum); err != nil {
-		return nil, err
+	secs, err := o.Sections()
+	if err != nil {
+		return nil, fromObjfile(err)
 	}
-	if len(f.secs) == 0 {
+	if len(secs) == 0 {
 		return f, nil
 	}
-	if err := f.readShstrtab(); err != nil {
-		return nil, err
+	f.shstrndx = o.StringTableIndex(secs)
+	if f.badName, err = o.NameSections(secs); err != nil {
+		return nil, fromObjfile(err)
 	}
-	f.nameSections()
+	f.secs = make([]elfSection, len(secs))
+	for i, x := range secs {
+		f.secs[i] = elfSection{nameOff: x.NameOff, name: x.Name, typ: x.Type, flags: x.Flags, addr: x.Addr,
+			off: x.Offset, size: x.Size, link: x.Link, info: x.Info, align: x.Align, entsize: x.EntSize}
+	}
+	f.objSecs = secs
 	return f, nil
 }
 
-// decodeEhdr sets f's fields from the ELF header eh and returns its
-// e_shentsize and e_shnum.
-func (f *elfFile) decodeEhdr(eh []byte) (shentsize, shnum int) {
-	bo := f.bo
-	f.typ = bo.Uint16(eh[16:])
-	f.machine = bo.Uint16(eh[18:])
-	f.version = bo.Uint32(eh[20:])
-	if f.is64 {
-		f.entry = bo.Uint64(eh[24:])
-		f.phoff = bo.Uint64(eh[32:])
-		f.shoff = bo.Uint64(eh[40:])
-		f.flags = bo.Uint32(eh[48:])
-		f.phentsize = int(bo.Uint16(eh[54:]))
-		f.phnum = int(bo.Uint16(eh[56:]))
-		shentsize = int(bo.Uint16(eh[58:]))
-		shnum = int(bo.Uint16(eh[60:]))
-		f.shstrndx = int(bo.Uint16(eh[62:]))
-	} else {
-		f.entry = uint64(bo.Uint32(eh[24:]))
-		f.phoff = uint64(bo.Uint32(eh[28:]))
-		f.shoff = uint64(bo.Uint32(eh[32:]))
-		f.flags = bo.Uint32(eh[36:])
-		f.phentsize = int(bo.Uint16(eh[42:]))
-		f.phnum = int(bo.Uint16(eh[44:]))
-		shentsize = int(bo.Uint16(eh[46:]))
-		shnum = int(bo.Uint16(eh[48:]))
-		f.shstrndx = int(bo.Uint16(eh[50:]))
-	}
-	return shentsize, shnum
-}
-
-// readShdrs reads the section header table at e_shoff into f.secs, with
-// the ELF header's e_shentsize and e_shnum, and resolves extended section
-// numbering.
-func (f *elfFile) readShdrs(shentsize, shnum int) error {
-	shsz := f.shdrSize()
-	if shentsize != shsz {
-		return formatErr(0, "invalid e_shentsize %d (want %d)", shentsize, shsz)
-	}
-	first, err := f.readAt(f.shoff, uint64(shsz), "section header table")
-	if err != nil {
-		return err
-	}
-	null := f.decodeShdr(first)
-	n := uint64(shnum)
-	if shnum == 0 {
-		n = null.size // extended numbering: the count is in section 0
-	}
-	if n > maxSections || n*uint64(shsz) > uint64(f.size)-f.shoff {
-		return formatErr(int64(f.shoff), "section header table of %d entries at %#x goes past the end of the file (%#x bytes)", n, f.shoff, f.size)
-	}
-	tab, err := f.readAt(f.shoff, n*uint64(shsz), "section header table")
-	if err != nil {
-		return err
-	}
-	f.secs = make([]elfSection, n)
-	for i := range f.secs {
-		f.secs[i] = f.decodeShdr(tab[i*shsz:])
-	}
-	if f.shstrndx == shnXIndex && n > 0 {
-		f.shstrndx = int(null.link)
-	}
-	return nil
-}
-
-// readShstrtab checks the section header string table and reads it into
-// f.shstrtab, as LLVM's ELF reader does.
-func (f *elfFile) readShstrtab() error {
-	size := f.size
-	if f.shstrndx >= len(f.secs) {
-		return llvmErr("section header string table index %d does not exist", f.shstrndx)
-	}
-	if f.shstrndx == shnUndef {
-		// Without one (index 0), every name but the empty one is out
-		// of range.
-		return nil
-	}
-	st := &f.secs[f.shstrndx]
-	if st.typ != shtStrtab {
-		return llvmErr("invalid sh_type for string table section [index %d]: expected SHT_STRTAB, but got %s", f.shstrndx, objfile.TypeName(f.machine, st.typ))
-	}
-	if st.off > uint64(size) || st.size > uint64(size)-st.off {
-		return rangeErr(f.shstrndx, st.off, st.size, size)
-	}
-	if st.size == 0 {
-		return llvmErr("SHT_STRTAB string table section [index %d] is empty", f.shstrndx)
-	}
-	var err error
-	f.shstrtab, err = f.readAt(st.off, st.size, "section header string table")
-	if err != nil {
-		return err
-	}
-	if f.shstrtab[len(f.shstrtab)-1] != 0 {
-		return llvmErr("SHT_STRTAB string table section [index %d] is non-null terminated", f.shstrndx)
-	}
-	return nil
-}
-
-// nameSections sets the names of the sections from f.shstrtab. A name out
-// of range is reported when a reader gets to it: the bundler lists the
-// bundles before it first. f.badName is the first such section.
-func (f *elfFile) nameSections() {
-	f.badName = -1
-	names := newStrtabReader(f.shstrtab)
-	for i := range f.secs {
-		s := &f.secs[i]
-		if s.nameOff == 0 && len(f.shstrtab) == 0 {
-			continue // no table: only the empty name
-		}
-		// Offset 0 is read like any other (LLVM does not assume the
-		// table starts with a NUL byte).
-		name, err := names.at(s.nameOff)
-		if err != nil {
-			if f.badName < 0 {
-				f.badName = i
-			}
-			continue
-		}
-		s.name = name
-	}
-}
-
 // nameErr is LLVM's message for the out-of-range name of section i.
-func (f *elfFile) nameErr(i int) error {
-	return llvmErr("a section [index %d] has an invalid sh_name (0x%x) offset which goes past the end of the section name string table", i, f.secs[i].nameOff)
-}
+func (f *elfFile) nameErr(i int) error { return fromObjfile(f.elf.NameError(f.objSecs, i)) }
 
 func (f *elfFile) shdrOff(i int) int64 { return int64(f.shoff) + int64(i)*int64(f.shdrSize()) }
 
@@ -423,22 +270,6 @@ func (f *elfFile) checkSections() error {
 		}
 	}
 	return nil
-}
-
-func (f *elfFile) decodeShdr(b []byte) elfSection {
-	bo := f.bo
-	if f.is64 {
-		return elfSection{
-			nameOff: bo.Uint32(b[0:]), typ: bo.Uint32(b[4:]), flags: bo.Uint64(b[8:]),
-			addr: bo.Uint64(b[16:]), off: bo.Uint64(b[24:]), size: bo.Uint64(b[32:]),
-			link: bo.Uint32(b[40:]), info: bo.Uint32(b[44:]), align: bo.Uint64(b[48:]), entsize: bo.Uint64(b[56:]),
-		}
-	}
-	return elfSection{
-		nameOff: bo.Uint32(b[0:]), typ: bo.Uint32(b[4:]), flags: uint64(bo.Uint32(b[8:])),
-		addr: uint64(bo.Uint32(b[12:])), off: uint64(bo.Uint32(b[16:])), size: uint64(bo.Uint32(b[20:])),
-		link: bo.Uint32(b[24:]), info: bo.Uint32(b[28:]), align: uint64(bo.Uint32(b[32:])), entsize: uint64(bo.Uint32(b[36:])),
-	}
 }
 
 var errNoNUL = errors.New("string not terminated")
