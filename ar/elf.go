@@ -87,7 +87,7 @@ func (e *elfFile) symbols() ([]string, error) {
 	// for the symbols that go into the archive's table.
 	var strtab []byte
 	loadStrtab := func() (err error) {
-		strtab, err = e.LinkedStringTable(secs, symtab.Link)
+		strtab, err = e.LinkedStringTable(secs, symtab)
 		return err
 	}
 	var names []string

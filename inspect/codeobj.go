@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/magic"
 )
 
@@ -93,36 +94,33 @@ func isText(b []byte) bool {
 	return len(b) > 0
 }
 
+// readELFCode reads an ELF code object's facts through package objfile.
+// A small code object is read whole first, a larger one's first 4 KiB, and
+// the headers and tables are taken from that when they lie in it: listing
+// a library of thousands of code objects spends its time here.
 func readELFCode(c *CodeObject, r io.ReaderAt, size int64) {
-	if readAMDGPU(c, r, size) {
+	hp := heads.Get().(*[]byte)
+	defer heads.Put(hp)
+	n := min(int64(len(*hp)), size)
+	if size > int64(len(*hp)) {
+		n = 4 << 10 // a larger object: its header, and maybe its tables
+	}
+	k, err := r.ReadAt((*hp)[:n], 0)
+	if k < 16 || err != nil && err != io.EOF {
 		return
 	}
-	readELFCodeSlow(c, r, size)
-}
-
-// readELFCodeSlow reads any ELF code object through debug/elf.
-func readELFCodeSlow(c *CodeObject, r io.ReaderAt, size int64) {
-	f, err := elf.NewFile(io.NewSectionReader(r, 0, size))
+	cr := &headReader{head: (*hp)[:k], r: r}
+	f, err := objfile.NewELF(cr, size)
 	if err != nil {
 		return
 	}
 	c.Machine = machineName(f.Machine)
 	switch f.Machine {
 	case emAMDGPU:
-		var flags uint32
-		var raw [4]byte
-		off := int64(36)
-		if f.Class == elf.ELFCLASS32 {
-			off = 36
-		} else {
-			off = 48
-		}
-		if _, err := r.ReadAt(raw[:], off); err == nil {
-			flags = f.ByteOrder.Uint32(raw[:])
-		}
+		flags := f.Flags
 		c.Processor = ProcessorName(flags)
-		if f.OSABI == osabiHSA {
-			c.CodeObjectVersion = int(f.ABIVersion) + 2
+		if f.Ident[7] == osabiHSA {
+			c.CodeObjectVersion = int(f.Ident[8]) + 2
 		}
 		if c.CodeObjectVersion >= 4 {
 			c.Xnack = modeV4(flags&efXnackV4, 0x100)
@@ -130,19 +128,38 @@ func readELFCodeSlow(c *CodeObject, r io.ReaderAt, size int64) {
 		} else if c.CodeObjectVersion == 3 {
 			c.Xnack, c.SRAMECC = onOff(flags&efXnackV3 != 0), onOff(flags&efSramEccV3 != 0)
 		}
-		c.Kernels = countKernels(f)
+		c.Kernels = countKernels(f, cr)
 	case emCUDA:
-		var raw [4]byte
-		if _, err := r.ReadAt(raw[:], 48); err == nil {
-			flags := f.ByteOrder.Uint32(raw[:])
-			sm := flags & 0xff
-			if sm == 0 {
-				sm = flags >> 8 & 0xff
-			}
-			c.Processor = fmt.Sprintf("sm_%d", sm)
+		sm := f.Flags & 0xff
+		if sm == 0 {
+			sm = f.Flags >> 8 & 0xff
 		}
+		c.Processor = fmt.Sprintf("sm_%d", sm)
 		c.Kernels = countCUDAKernels(f)
 	}
+}
+
+// headReader is an io.ReaderAt that answers from head, the first bytes of
+// r, when it can.
+type headReader struct {
+	head []byte
+	r    io.ReaderAt
+}
+
+func (h *headReader) ReadAt(b []byte, off int64) (int, error) {
+	if off >= 0 && off+int64(len(b)) <= int64(len(h.head)) {
+		return copy(b, h.head[off:]), nil
+	}
+	return h.r.ReadAt(b, off)
+}
+
+// View returns the bytes at off, n long, when they lie in head (an
+// objfile.Viewer).
+func (h *headReader) View(off, n int64) ([]byte, bool) {
+	if off < 0 || off > int64(len(h.head)) || n > int64(len(h.head))-off {
+		return nil, false
+	}
+	return h.head[off : off+n], true
 }
 
 func onOff(b bool) string {
@@ -165,127 +182,9 @@ func modeV4(v, unit uint32) string {
 	return "on"
 }
 
-// readAMDGPU reads an ELF64 little-endian AMDGPU code object's facts with
-// two reads of its headers and one pass over its symbols, without building
-// debug/elf's tables: listing a library of thousands of code objects
-// spends its time here. It reports false for anything else (the general
-// reader then runs).
-func readAMDGPU(c *CodeObject, r io.ReaderAt, size int64) bool {
-	if size < 64 {
-		return false
-	}
-	// A small code object whole, else its first 4 KiB: the ELF header and
-	// maybe the tables read below (a larger read costs more than it saves).
-	hp := heads.Get().(*[]byte)
-	defer heads.Put(hp)
-	n := min(int64(len(*hp)), size)
-	if size > int64(len(*hp)) {
-		n = 4 << 10 // a larger object: its header, and maybe its tables
-	}
-	head := (*hp)[:n]
-	if n, err := r.ReadAt(head, 0); n < 64 || err != nil && err != io.EOF {
-		return false
-	} else {
-		head = head[:n]
-	}
-	eh := head[:64]
-	le := binary.LittleEndian
-	if eh[4] != 2 || eh[5] != 1 || le.Uint16(eh[18:]) != uint16(emAMDGPU) || le.Uint16(eh[58:]) != 64 {
-		return false
-	}
-	flags := le.Uint32(eh[48:])
-	c.Machine = "AMDGPU"
-	c.Processor = ProcessorName(flags)
-	if eh[7] == osabiHSA {
-		c.CodeObjectVersion = int(eh[8]) + 2
-	}
-	if c.CodeObjectVersion >= 4 {
-		c.Xnack = modeV4(flags&efXnackV4, 0x100)
-		c.SRAMECC = modeV4(flags&efSramEccV4, 0x400)
-	} else if c.CodeObjectVersion == 3 {
-		c.Xnack, c.SRAMECC = onOff(flags&efXnackV3 != 0), onOff(flags&efSramEccV3 != 0)
-	}
-	// As countKernels: .dynsym's, else .symtab's when it says more; -1
-	// when the section headers cannot be read (only the ELF header was).
-	c.Kernels = -1
-	shoff, shnum := le.Uint64(eh[40:]), uint64(le.Uint16(eh[60:]))
-	if shnum == 0 || shoff > uint64(size) || shnum*64 > uint64(size)-shoff {
-		return true
-	}
-	sh, ok := within(head, shoff, shnum*64)
-	if !ok {
-		sh = make([]byte, shnum*64)
-		if _, err := r.ReadAt(sh, int64(shoff)); err != nil {
-			return true
-		}
-	}
-	c.Kernels = countKDRaw(r, size, head, sh, uint32(elf.SHT_DYNSYM))
-	if c.Kernels <= 0 {
-		if m := countKDRaw(r, size, head, sh, uint32(elf.SHT_SYMTAB)); m >= 0 {
-			c.Kernels = m
-		}
-	}
-	return true
-}
-
-// countKDRaw is countKD over raw section headers: the "*.kd" symbols of
-// the first table of type typ; -1 when there is none or it cannot be read.
-func countKDRaw(r io.ReaderAt, size int64, head, sh []byte, typ uint32) int {
-	le := binary.LittleEndian
-	for i := 0; i+64 <= len(sh); i += 64 {
-		if le.Uint32(sh[i+4:]) != typ {
-			continue
-		}
-		off, n, link := le.Uint64(sh[i+24:]), le.Uint64(sh[i+32:]), uint64(le.Uint32(sh[i+40:]))
-		if link == 0 || (link+1)*64 > uint64(len(sh)) || off > uint64(size) || n > uint64(size)-off {
-			return -1
-		}
-		s := sh[link*64:]
-		soff, sn := le.Uint64(s[24:]), le.Uint64(s[32:])
-		if le.Uint32(s[4:]) != uint32(elf.SHT_STRTAB) || sn > maxStrtab || soff > uint64(size) || sn > uint64(size)-soff {
-			return -1
-		}
-		names, ok1 := within(head, soff, sn)
-		tab, ok2 := within(head, off, n)
-		if ok1 && ok2 {
-			return countKDIn(tab, names, 24, le)
-		}
-		bp := scratch.Get().(*[]byte)
-		defer scratch.Put(bp)
-		if uint64(cap(*bp)) < sn+n {
-			*bp = make([]byte, sn+n)
-		}
-		if !ok1 {
-			names = (*bp)[:sn]
-			if _, err := r.ReadAt(names, int64(soff)); err != nil {
-				return -1
-			}
-		}
-		if n > 1<<20 { // a large table: streamed
-			return countNames(io.NewSectionReader(r, int64(off), int64(n)), names, 24, le)
-		}
-		if !ok2 {
-			tab = (*bp)[sn : sn+n]
-			if _, err := r.ReadAt(tab, int64(off)); err != nil {
-				return -1
-			}
-		}
-		return countKDIn(tab, names, 24, le)
-	}
-	return -1
-}
-
 // heads holds the 16 KiB buffers readAMDGPU reads a code object's start
 // into.
 var heads = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
-
-// within returns b[off:off+n] when it lies in b.
-func within(b []byte, off, n uint64) ([]byte, bool) {
-	if off > uint64(len(b)) || n > uint64(len(b))-off {
-		return nil, false
-	}
-	return b[off : off+n], true
-}
 
 // scratch holds the buffers countKDRaw reads string and symbol tables
 // into, reused across code objects.
@@ -321,11 +220,16 @@ func countKDIn(tab, names []byte, entry int, bo binary.ByteOrder) int {
 	return n
 }
 
-// countKernels counts kernel descriptors: symbols whose names end in ".kd".
-func countKernels(f *elf.File) int {
-	n := countKD(f, elf.SHT_DYNSYM)
+// countKernels counts kernel descriptors: symbols whose names end in
+// ".kd", in .dynsym, else in .symtab when it says more; -1 when the
+// section headers cannot be read.
+func countKernels(f *objfile.ELF, cr *headReader) int {
+	if _, err := f.NumSections(); err != nil {
+		return -1
+	}
+	n := countKD(f, cr, objfile.SHTDynsym)
 	if n <= 0 {
-		if m := countKD(f, elf.SHT_SYMTAB); m >= 0 {
+		if m := countKD(f, cr, objfile.SHTSymtab); m >= 0 {
 			return m
 		}
 	}
@@ -336,39 +240,67 @@ func countKernels(f *elf.File) int {
 const maxStrtab = 64 << 20
 
 // countKD counts the symbols named "*.kd" (kernel descriptors) of the
-// first symbol table of type typ, streaming the table: a Tensile library's
-// 14,000 kernels cost its string table's bytes, not a Go string each.
-// -1 when there is no such table or it cannot be read.
-func countKD(f *elf.File, typ elf.SectionType) int {
-	var tab *elf.Section
-	for _, s := range f.Sections {
-		if s.Type == typ {
-			tab = s
-			break
-		}
-	}
-	if tab == nil || int(tab.Link) >= len(f.Sections) || tab.Link == 0 {
+// first symbol table of type typ, streaming a large table: a Tensile
+// library's 14,000 kernels cost its string table's bytes, not a Go string
+// each. -1 when there is no such table or it cannot be read.
+func countKD(f *objfile.ELF, cr *headReader, typ uint32) int {
+	tab, ok, _ := f.FirstOfType(typ)
+	nsec, _ := f.NumSections()
+	if !ok || tab.Link == 0 || int(tab.Link) >= nsec {
 		return -1
 	}
-	strs := f.Sections[tab.Link]
-	if strs.Size > maxStrtab || strs.Type != elf.SHT_STRTAB {
+	strs := f.Section(int(tab.Link))
+	if strs.Type != objfile.SHTStrtab || strs.Size > maxStrtab {
 		return -1
 	}
-	names, err := strs.Data()
-	if err != nil {
+	soff, sn, err1 := f.Contents(&strs)
+	off, n, err2 := f.Contents(&tab)
+	if err1 != nil || err2 != nil {
 		return -1
 	}
 	entry := 24
-	if f.Class == elf.ELFCLASS32 {
+	if !f.Is64 {
 		entry = 16
 	}
-	return countNames(tab.Open(), names, entry, f.ByteOrder)
+	names, ok1 := cr.View(soff, sn)
+	syms, ok2 := cr.View(off, n)
+	if ok1 && ok2 {
+		return countKDIn(syms, names, entry, f.ByteOrder)
+	}
+	bp := scratch.Get().(*[]byte)
+	defer scratch.Put(bp)
+	if int64(cap(*bp)) < sn+min(n, 1<<20) {
+		*bp = make([]byte, sn+min(n, 1<<20))
+	}
+	if !ok1 {
+		names = (*bp)[:sn]
+		if _, err := cr.ReadAt(names, soff); err != nil {
+			return -1
+		}
+	}
+	if n > 1<<20 { // a large table: streamed
+		return countNames(io.NewSectionReader(cr, off, n), names, entry, f.ByteOrder)
+	}
+	if !ok2 {
+		syms = (*bp)[sn : sn+n]
+		if _, err := cr.ReadAt(syms, off); err != nil {
+			return -1
+		}
+	}
+	return countKDIn(syms, names, entry, f.ByteOrder)
 }
 
 // countCUDAKernels counts .text.<kernel> sections of a cubin.
-func countCUDAKernels(f *elf.File) int {
+func countCUDAKernels(f *objfile.ELF) int {
+	secs, err := f.Sections()
+	if err != nil {
+		return -1
+	}
+	if _, err := f.NameSections(secs); err != nil {
+		return -1
+	}
 	n := 0
-	for _, s := range f.Sections {
+	for _, s := range secs {
 		if strings.HasPrefix(s.Name, ".text.") {
 			n++
 		}
@@ -376,8 +308,8 @@ func countCUDAKernels(f *elf.File) int {
 	return n
 }
 
-func machineName(m elf.Machine) string {
-	switch m {
+func machineName(m uint16) string {
+	switch elf.Machine(m) {
 	case emAMDGPU:
 		return "AMDGPU"
 	case emCUDA:
@@ -391,5 +323,5 @@ func machineName(m elf.Machine) string {
 	case elf.EM_PPC64:
 		return "PowerPC64"
 	}
-	return strings.TrimPrefix(m.String(), "EM_")
+	return strings.TrimPrefix(elf.Machine(m).String(), "EM_")
 }

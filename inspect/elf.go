@@ -2,24 +2,24 @@ package inspect
 
 import (
 	"debug/elf"
-	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/magic"
 )
 
 // Section names and types that hold device code.
 const (
-	shtLLVMOffloading = 0x6fff4c0b // SHT_LLVM_OFFLOADING (0x6fff4c03 is SHT_LLVM_ADDRSIG)
-
 	secHIPFatbin  = ".hip_fatbin"
 	secHIPSegment = ".hipFatBinSegment"
 	secKpackRef   = ".rocm_kpack_ref"
 
 	emAMDGPU = 224
 	emCUDA   = 190
+	etRel    = 1
 )
 
 // offloadingSections are the names OffloadBinaries are kept under:
@@ -30,13 +30,9 @@ var offloadingSections = []string{".llvm.offloading", ".sycl_fatbin", ".cray.llv
 // or a host file's bundle sections, .hip_fatbin, offloading sections and
 // HIP wrappers.
 func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
-	if off, field, err := elfTables(r, size); err != nil {
-		w.fail(p, off, field, err)
-		return
-	}
-	f, err := elf.NewFile(io.NewSectionReader(r, 0, size))
+	f, err := objfile.NewELF(r, size)
 	if err != nil {
-		w.fail(p, 0, "ELF header", err)
+		w.failLayer(p, err)
 		return
 	}
 	if f.Machine == emAMDGPU || f.Machine == emCUDA {
@@ -46,13 +42,33 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 		}
 		return
 	}
-	var fatbins []*elf.Section
-	var segments, kpackRefs []*elf.Section
-	for i, s := range f.Sections {
-		if s.Type == elf.SHT_NULL {
+	if _, err := f.Progs(); err != nil {
+		w.failLayer(p, err)
+		return
+	}
+	secs, err := f.Sections()
+	if err != nil {
+		w.failLayer(p, err)
+		return
+	}
+	bad, err := f.NameSections(secs)
+	if err != nil {
+		w.failLayer(p, err)
+		return
+	}
+	if bad >= 0 {
+		// Sections without a readable name are not looked into; the
+		// others still are.
+		w.failLayer(p, f.NameError(secs, bad))
+	}
+	e := &elfFile{ELF: f, secs: secs}
+	var fatbins, segments, kpackRefs []*objfile.Section
+	for i := range secs {
+		s := &secs[i]
+		if s.Type == objfile.SHTNull {
 			continue
 		}
-		if s.Type == elf.SHT_NOBITS {
+		if s.Type == objfile.SHTNobits {
 			// No bytes in the file: a bundle section of this type is an
 			// empty entry, as LLVM lists it; any other holds no code.
 			if id := strings.TrimPrefix(s.Name, magic.BundleMagic); id != s.Name && id != "" {
@@ -62,7 +78,8 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 		}
 		// An empty section still has a place: one past the end of the
 		// file is damage (LLVM fails to read its contents too).
-		if s.Offset > uint64(size) || s.Size > uint64(size)-s.Offset {
+		off, n, err := f.Contents(s)
+		if err != nil {
 			if claimsDeviceCode(s) {
 				w.fail(p, int64(s.Offset), fmt.Sprintf("section %d (%s)", i, s.Name),
 					fmt.Errorf("%w: offset %d + size %d past the end of the file (%d bytes)", ErrTruncated, s.Offset, s.Size, size))
@@ -72,7 +89,6 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 		if s.Size == 0 && !strings.HasPrefix(s.Name, magic.BundleMagic) {
 			continue // an empty bundle section is an entry, as LLVM lists it
 		}
-		off, n := int64(s.Offset), int64(s.Size)
 		sr := io.NewSectionReader(r, off, n)
 		sp := p.sub(off, s.Name)
 		switch {
@@ -89,7 +105,7 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 		case s.Name == secHIPFatbin || strings.HasPrefix(s.Name, secHIPFatbin+"."):
 			fatbins = append(fatbins, s)
 			w.walkBundles(sr, n, sp, s.Name)
-		case s.Type == shtLLVMOffloading || isOffloadingName(s.Name):
+		case s.Type == objfile.SHTLLVMOffloading || isOffloadingName(s.Name):
 			w.walkOffloadBinaries(sr, n, sp)
 		case s.Name == secHIPSegment:
 			segments = append(segments, s)
@@ -106,9 +122,44 @@ func (w *walker) walkELF(r io.ReaderAt, size int64, p place) {
 		}
 	}
 	for _, s := range segments {
-		w.wrappers(f, r, size, s, fatbins, kpackRefs, p)
+		w.wrappers(e, r, size, s, fatbins, kpackRefs, p)
 	}
 }
+
+// elfFile is a host ELF file as walkELF read it: its header and its named
+// sections.
+type elfFile struct {
+	*objfile.ELF
+	secs []objfile.Section
+}
+
+// section returns the first section named name, or nil.
+func (e *elfFile) section(name string) *objfile.Section {
+	for i := range e.secs {
+		if e.secs[i].Name == name {
+			return &e.secs[i]
+		}
+	}
+	return nil
+}
+
+// failLayer reports an error of the section layer at the offset and field it
+// names (which Error then says once).
+func (w *walker) failLayer(p place, err error) {
+	var e *objfile.Error
+	if errors.As(err, &e) {
+		w.fail(p, e.Offset, e.Field, &layerError{e})
+		return
+	}
+	w.fail(p, 0, "header", err)
+}
+
+// layerError is an error of the section layer without the offset and field
+// its Error repeats.
+type layerError struct{ e *objfile.Error }
+
+func (l *layerError) Error() string { return l.e.Msg }
+func (l *layerError) Unwrap() error { return l.e }
 
 func isOffloadingName(name string) bool {
 	for _, n := range offloadingSections {
@@ -120,9 +171,9 @@ func isOffloadingName(name string) bool {
 }
 
 // claimsDeviceCode reports whether a section is one the walker would read.
-func claimsDeviceCode(s *elf.Section) bool {
+func claimsDeviceCode(s *objfile.Section) bool {
 	return strings.HasPrefix(s.Name, magic.BundleMagic) || strings.HasPrefix(s.Name, secHIPFatbin) ||
-		s.Type == shtLLVMOffloading || isOffloadingName(s.Name) || s.Name == secHIPSegment
+		s.Type == objfile.SHTLLVMOffloading || isOffloadingName(s.Name) || s.Name == secHIPSegment
 }
 
 // ordinarySection reports whether a section name is one a compiler or
@@ -140,10 +191,10 @@ func ordinarySection(name string) bool {
 }
 
 // elfTriple names a GPU code object's target triple from its header.
-func elfTriple(f *elf.File) string {
+func elfTriple(f *objfile.ELF) string {
 	switch f.Machine {
 	case emAMDGPU:
-		switch f.OSABI {
+		switch f.Ident[7] { // EI_OSABI
 		case 64:
 			return "amdgcn-amd-amdhsa"
 		case 65:
@@ -189,7 +240,7 @@ const (
 
 // wrappers reads the .hipFatBinSegment wrappers and matches each address to
 // a bundle start.
-func (w *walker) wrappers(f *elf.File, r io.ReaderAt, size int64, s *elf.Section, fatbins, kpackRefs []*elf.Section, p place) {
+func (w *walker) wrappers(f *elfFile, r io.ReaderAt, size int64, s *objfile.Section, fatbins, kpackRefs []*objfile.Section, p place) {
 	n := int64(s.Size) / wrapperSize
 	if n > 1<<20 {
 		w.fail(p, int64(s.Offset), s.Name, fmt.Errorf("%w: %d wrappers", ErrLimit, n))
@@ -226,7 +277,7 @@ func (w *walker) wrappers(f *elf.File, r io.ReaderAt, size int64, s *elf.Section
 			wr.KpackRef = w.kpackRef(f, r, size, wr.Address, kpackRefs, p)
 		case m != magicHIPF:
 			wr.Note = fmt.Sprintf("unknown magic %#08x", m)
-		case f.Type == elf.ET_REL:
+		case f.Type == etRel:
 			wr.Note = "address set by relocation at link time"
 		default:
 			wr.Bundle, wr.Note = w.bundleAt(wr.Address, fatbins, p.file)
@@ -236,7 +287,7 @@ func (w *walker) wrappers(f *elf.File, r io.ReaderAt, size int64, s *elf.Section
 }
 
 // bundleAt finds the bundle starting at virtual address addr.
-func (w *walker) bundleAt(addr uint64, fatbins []*elf.Section, file string) (int, string) {
+func (w *walker) bundleAt(addr uint64, fatbins []*objfile.Section, file string) (int, string) {
 	for _, s := range fatbins {
 		if addr < s.Addr || addr >= s.Addr+s.Size {
 			continue
@@ -258,13 +309,13 @@ const (
 
 // relativeAddends returns, for every RELATIVE or 64-bit absolute dynamic
 // relocation whose place lies in [lo, hi), the address it stores there.
-func relativeAddends(f *elf.File, r io.ReaderAt, size int64, lo, hi uint64) map[uint64]uint64 {
+func relativeAddends(f *elfFile, r io.ReaderAt, size int64, lo, hi uint64) map[uint64]uint64 {
 	out := map[uint64]uint64{}
-	if f.Class != elf.ELFCLASS64 || f.Type == elf.ET_REL {
+	if !f.Is64 || f.Type == etRel {
 		return out
 	}
 	var relative, abs64 uint32
-	switch f.Machine {
+	switch elf.Machine(f.Machine) {
 	case elf.EM_X86_64:
 		relative, abs64 = rX86_64Relative, uint32(elf.R_X86_64_64)
 	case elf.EM_AARCH64:
@@ -274,96 +325,64 @@ func relativeAddends(f *elf.File, r io.ReaderAt, size int64, lo, hi uint64) map[
 	default:
 		return out
 	}
+	bo := f.ByteOrder
 	// Symbolic relocations (-fgpu-rdc links: the wrapper names the
 	// exported __hip_fatbin_<id> symbol) resolve through .dynsym.
-	var dynsyms []elf.Symbol
-	dynLoaded := false
-	symValue := func(i uint32) (uint64, bool) {
-		if !dynLoaded {
-			dynsyms, _ = f.DynamicSymbols()
-			dynLoaded = true
+	var dynsym *objfile.Section
+	for i := range f.secs {
+		if f.secs[i].Type == objfile.SHTDynsym {
+			dynsym = &f.secs[i]
+			break
 		}
-		if i == 0 || int(i) > len(dynsyms) || dynsyms[i-1].Section == elf.SHN_UNDEF {
+	}
+	symValue := func(i uint32) (uint64, bool) {
+		if i == 0 || dynsym == nil {
 			return 0, false
 		}
-		return dynsyms[i-1].Value, true
+		off, n, err := f.Contents(dynsym)
+		if err != nil || uint64(i+1)*24 > uint64(n) {
+			return 0, false
+		}
+		var sym [24]byte
+		if _, err := r.ReadAt(sym[:], off+int64(i)*24); err != nil || bo.Uint16(sym[6:]) == 0 { // st_shndx: SHN_UNDEF
+			return 0, false
+		}
+		return bo.Uint64(sym[8:]), true
 	}
-	for _, s := range f.Sections {
-		if s.Type != elf.SHT_RELA || s.Offset > uint64(size) || s.Size > uint64(size)-s.Offset {
+	for i := range f.secs {
+		s := &f.secs[i]
+		if s.Type != objfile.SHTRela {
 			continue
 		}
-		sr := io.NewSectionReader(r, int64(s.Offset), int64(s.Size))
+		off, n, err := f.Contents(s)
+		if err != nil {
+			continue
+		}
+		sr := io.NewSectionReader(r, off, n)
 		var buf [24 * 256]byte
-		for pos := int64(0); pos+24 <= int64(s.Size); {
-			n, err := sr.ReadAt(buf[:min(int64(len(buf)), (int64(s.Size)-pos)/24*24)], pos)
-			n -= n % 24
-			for i := 0; i < n; i += 24 {
+		for pos := int64(0); pos+24 <= n; {
+			k, err := sr.ReadAt(buf[:min(int64(len(buf)), (n-pos)/24*24)], pos)
+			k -= k % 24
+			for i := 0; i < k; i += 24 {
 				e := buf[i : i+24]
-				place, info := f.ByteOrder.Uint64(e), f.ByteOrder.Uint64(e[8:])
+				place, info := bo.Uint64(e), bo.Uint64(e[8:])
 				if place < lo || place >= hi {
 					continue
 				}
 				switch uint32(info) {
 				case relative:
-					out[place] = f.ByteOrder.Uint64(e[16:])
+					out[place] = bo.Uint64(e[16:])
 				case abs64:
 					if v, ok := symValue(uint32(info >> 32)); ok {
-						out[place] = v + f.ByteOrder.Uint64(e[16:])
+						out[place] = v + bo.Uint64(e[16:])
 					}
 				}
 			}
-			if err != nil || n == 0 {
+			if err != nil || k == 0 {
 				break
 			}
-			pos += int64(n)
+			pos += int64(k)
 		}
 	}
 	return out
-}
-
-// elfTables checks, from the ELF header alone, that the program and
-// section header tables lie in the file: a file cut short is reported at
-// the table it lost, not as an unreadable header.
-func elfTables(r io.ReaderAt, size int64) (int64, string, error) {
-	var h [64]byte
-	n, _ := r.ReadAt(h[:], 0)
-	if n < 52 {
-		return 0, "ELF header", fmt.Errorf("%w: %d bytes, the header alone needs 52 or 64", ErrTruncated, n)
-	}
-	var bo binary.ByteOrder = binary.LittleEndian
-	if h[5] == 2 {
-		bo = binary.BigEndian
-	}
-	var phoff, shoff uint64
-	var phent, phnum, shent, shnum uint16
-	phAt, shAt := int64(32), int64(40) // where e_phoff and e_shoff lie
-	switch h[4] {
-	case 1:
-		phAt, shAt = 28, 32
-		phoff, shoff = uint64(bo.Uint32(h[28:])), uint64(bo.Uint32(h[32:]))
-		phent, phnum, shent, shnum = bo.Uint16(h[42:]), bo.Uint16(h[44:]), bo.Uint16(h[46:]), bo.Uint16(h[48:])
-	case 2:
-		if n < 64 {
-			return 0, "ELF header", fmt.Errorf("%w: %d bytes, the 64-bit header needs 64", ErrTruncated, n)
-		}
-		phoff, shoff = bo.Uint64(h[32:]), bo.Uint64(h[40:])
-		phent, phnum, shent, shnum = bo.Uint16(h[54:]), bo.Uint16(h[56:]), bo.Uint16(h[58:]), bo.Uint16(h[60:])
-	default:
-		return 0, "", nil // debug/elf says what is wrong
-	}
-	for _, t := range []struct {
-		name     string
-		at       int64
-		off      uint64
-		ent, num uint16
-	}{{"ELF header: e_phoff (program header table)", phAt, phoff, phent, phnum}, {"ELF header: e_shoff (section header table)", shAt, shoff, shent, shnum}} {
-		if t.num == 0 {
-			continue
-		}
-		end := t.off + uint64(t.ent)*uint64(t.num)
-		if t.off > uint64(size) || end > uint64(size) || end < t.off {
-			return t.at, t.name, fmt.Errorf("%w: %d entries of %d bytes at offset %d run past the end of the file (%d bytes)", ErrTruncated, t.num, t.ent, t.off, size)
-		}
-	}
-	return 0, "", nil
 }

@@ -1,10 +1,10 @@
 package inspect
 
 import (
-	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/objfile"
 	"io"
 	"math"
 	"sort"
@@ -531,14 +531,14 @@ func (f *kpakFrameReader) stop(err error) error {
 // holding address addr among refs or, in a relocatable object (where the
 // address is set at link time), the first one's start. It is a msgpack map
 // {kernel_name, kpack_search_paths}.
-func (w *walker) kpackRef(f *elf.File, r io.ReaderAt, size int64, addr uint64, refs []*elf.Section, p place) *KpackRef {
-	var s *elf.Section
+func (w *walker) kpackRef(f *elfFile, r io.ReaderAt, size int64, addr uint64, refs []*objfile.Section, p place) *KpackRef {
+	var s *objfile.Section
 	var rel uint64 // addr's offset in s
 	switch {
 	case len(refs) == 0:
 		w.failOnce(p, hipSegmentOffset(f), secKpackRef, missingKpackRef(f, size))
 		return nil
-	case f.Type == elf.ET_REL:
+	case f.Type == etRel:
 		s = refs[0]
 	default:
 		for _, c := range refs {
@@ -612,12 +612,12 @@ func (w *walker) kpackRef(f *elf.File, r io.ReaderAt, size int64, addr uint64, r
 
 // missingKpackRef says why a file with HIPK wrappers has no usable
 // .rocm_kpack_ref.
-func missingKpackRef(f *elf.File, size int64) error {
-	s := f.Section(secKpackRef)
+func missingKpackRef(f *elfFile, size int64) error {
+	s := f.section(secKpackRef)
 	switch {
 	case s == nil:
 		return fmt.Errorf("%w: HIPK wrappers but no %s section", ErrMalformed, secKpackRef)
-	case s.Type == elf.SHT_NOBITS || s.Size == 0:
+	case s.Type == objfile.SHTNobits || s.Size == 0:
 		return fmt.Errorf("%w: HIPK wrappers but %s holds no bytes", ErrMalformed, secKpackRef)
 	}
 	return fmt.Errorf("%w: %s at offset %d + size %d runs past the end of the file (%d bytes)", ErrTruncated, secKpackRef, s.Offset, s.Size, size)
@@ -625,8 +625,8 @@ func missingKpackRef(f *elf.File, size int64) error {
 
 // hipSegmentOffset is the file offset of .hipFatBinSegment, where errors
 // about HIPK wrappers are reported.
-func hipSegmentOffset(f *elf.File) int64 {
-	if s := f.Section(secHIPSegment); s != nil {
+func hipSegmentOffset(f *elfFile) int64 {
+	if s := f.section(secHIPSegment); s != nil {
 		return int64(s.Offset)
 	}
 	return 0

@@ -1,8 +1,8 @@
 package inspect
 
 import (
-	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 	"io"
 	"os"
 	"strings"
@@ -249,11 +249,12 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Errors reported (wrapped) for damage the walker finds itself; damage
-// found by a format package wraps that package's errors.
+// Errors reported (wrapped) for damage. They are the shared sentinels of
+// package fmterr, which the format packages' errors wrap too: errors.Is(err,
+// ErrTruncated) holds for a truncation whichever reader found it.
 var (
-	ErrTruncated = errors.New("runs past the end of its container")
-	ErrMalformed = errors.New("malformed")
-	ErrTooDeep   = errors.New("containers nested too deep")
-	ErrLimit     = errors.New("exceeds a limit")
+	ErrTruncated = fmterr.ErrTruncated
+	ErrMalformed = fmterr.ErrMalformed
+	ErrLimit     = fmterr.ErrLimit
+	ErrTooDeep   = fmterr.Kind("containers nested too deep", fmterr.ErrLimit)
 )

@@ -1,11 +1,11 @@
 package inspect
 
 import (
-	"debug/pe"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/magic"
 )
 
@@ -13,23 +13,27 @@ import (
 // of images are cut to 8 characters: .hip_fatbin is ".hip_fat" there, and
 // .hipFatBinSegment ".hipFatB".
 func (w *walker) walkPE(r io.ReaderAt, size int64, p place) {
-	f, err := pe.NewFile(io.NewSectionReader(r, 0, size))
+	c, err := objfile.NewCOFF(r, size)
 	if err != nil {
-		w.fail(p, 0, "COFF header", err)
+		w.failLayer(p, err)
 		return
 	}
-	defer f.Close()
-	for i, s := range f.Sections {
-		n := int64(s.Size)
-		if s.VirtualSize > 0 && int64(s.VirtualSize) < n {
-			n = int64(s.VirtualSize) // the rest is file-alignment padding
+	for i := 1; i <= int(c.NumSections); i++ {
+		s, err := c.Section(i)
+		if err != nil {
+			w.failLayer(p, err)
+			return
 		}
-		if n == 0 || s.Offset == 0 {
+		name, err := c.SectionName(&s)
+		if err != nil {
+			w.failLayer(p, err) // the other sections are still looked into
 			continue
 		}
-		off := int64(s.Offset)
-		name := s.Name
-		if off > size || n > size-off {
+		off, n, in := c.Contents(&s)
+		if n == 0 || off == 0 {
+			continue
+		}
+		if !in {
 			if isDeviceSectionName(name) {
 				w.fail(p, off, fmt.Sprintf("section %d (%s)", i, name),
 					fmt.Errorf("%w: offset %d + size %d past the end of the file (%d bytes)", ErrTruncated, off, n, size))

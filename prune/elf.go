@@ -2,7 +2,10 @@ package prune
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
+
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // ELF64 little-endian layout: the only kind rewritten (x86-64, AArch64).
@@ -64,82 +67,55 @@ func (f *elfFile) read(off, n uint64, what string) ([]byte, error) {
 }
 
 // parseELF reads the headers of an ELF64 little-endian file of the kinds
-// this package rewrites.
+// this package rewrites, through package objfile.
 func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
-	f := &elfFile{r: r, size: size}
-	if size < ehdrSize {
-		return nil, refuse("ELF header cut short")
+	o, err := objfile.NewELF(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
+	if !o.Is64 || o.ByteOrder != binary.LittleEndian {
+		return nil, refuse("only 64-bit little-endian ELF files are rewritten (class %d, data %d)", o.Ident[4], o.Ident[5])
+	}
+	if o.Machine != emX86_64 && o.Machine != emAArch64 {
+		return nil, refuse("ELF machine %d: only x86-64 and AArch64 files are rewritten", o.Machine)
+	}
+	f := &elfFile{r: r, size: size, typ: o.Type, machine: o.Machine, phoff: o.Phoff, shoff: o.Shoff}
 	if _, err := r.ReadAt(f.ehdr[:], 0); err != nil {
 		return nil, err
 	}
-	e := f.ehdr[:]
-	if e[4] != 2 || e[5] != 1 {
-		return nil, refuse("only 64-bit little-endian ELF files are rewritten (class %d, data %d)", e[4], e[5])
-	}
-	f.typ, f.machine = le.Uint16(e[16:]), le.Uint16(e[18:])
-	if f.machine != emX86_64 && f.machine != emAArch64 {
-		return nil, refuse("ELF machine %d: only x86-64 and AArch64 files are rewritten", f.machine)
-	}
-	f.phoff, f.shoff = le.Uint64(e[32:]), le.Uint64(e[40:])
-	phnum, shnum, shstrndx := uint64(le.Uint16(e[56:])), uint64(le.Uint16(e[60:])), le.Uint16(e[62:])
-	if phnum > 0 && le.Uint16(e[54:]) != phdrSize || shnum > 0 && le.Uint16(e[58:]) != shdrSize {
+	if o.Phnum > 0 && o.Phentsize != phdrSize || o.Shnum > 0 && o.Shentsize != shdrSize {
 		return nil, refuse("unusual program or section header entry size")
 	}
-	if f.shoff == 0 || shnum == 0 {
+	if f.shoff == 0 || o.Shnum == 0 {
 		return nil, refuse("the file has no section headers (stripped): the device code cannot be located safely")
 	}
-	if shstrndx == 0xffff || uint64(shstrndx) >= shnum {
+	if o.Shstrndx == objfile.SHNXIndex || o.Shstrndx >= o.Shnum {
 		return nil, refuse("extended section numbering is not supported")
 	}
-	ph, err := f.read(f.phoff, phnum*phdrSize, "program header table")
+	progs, err := o.Progs()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
-	for i := uint64(0); i < phnum; i++ {
-		b := ph[i*phdrSize:]
-		f.phdrs = append(f.phdrs, phdr{le.Uint32(b), le.Uint32(b[4:]), le.Uint64(b[8:]), le.Uint64(b[16:]),
-			le.Uint64(b[24:]), le.Uint64(b[32:]), le.Uint64(b[40:]), le.Uint64(b[48:])})
+	for _, p := range progs {
+		f.phdrs = append(f.phdrs, phdr{p.Type, p.Flags, p.Offset, p.Vaddr, p.Paddr, p.Filesz, p.Memsz, p.Align})
 	}
-	sh, err := f.read(f.shoff, shnum*shdrSize, "section header table")
+	secs, err := o.Sections()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
-	for i := uint64(0); i < shnum; i++ {
-		b := sh[i*shdrSize:]
-		s := shdr{nameOff: le.Uint32(b), typ: le.Uint32(b[4:]), flags: le.Uint64(b[8:]), addr: le.Uint64(b[16:]),
-			off: le.Uint64(b[24:]), size: le.Uint64(b[32:]), link: le.Uint32(b[40:]), info: le.Uint32(b[44:]),
-			align: le.Uint64(b[48:]), entsize: le.Uint64(b[56:])}
-		if s.typ != shtNobits && s.size > 0 && (s.off > uint64(size) || s.size > uint64(size)-s.off) {
-			return nil, refuse("section %d lies past the end of the file", i)
-		}
-		f.shdrs = append(f.shdrs, s)
+	if _, err := o.NameSections(secs); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
-	strtab := f.shdrs[shstrndx]
-	names, err := f.read(strtab.off, strtab.size, "section name table")
-	if err != nil {
-		return nil, err
-	}
-	for i := range f.shdrs {
-		o := f.shdrs[i].nameOff
-		if uint64(o) < uint64(len(names)) {
-			n := names[o:]
-			if j := indexByte(n, 0); j >= 0 {
-				n = n[:j]
+	for i, x := range secs {
+		if x.Type != shtNobits && x.Size > 0 {
+			if _, _, err := o.Contents(&secs[i]); err != nil {
+				return nil, refuse("section %d lies past the end of the file", i)
 			}
-			f.shdrs[i].name = string(n)
 		}
+		f.shdrs = append(f.shdrs, shdr{name: x.Name, nameOff: x.NameOff, typ: x.Type, flags: x.Flags, addr: x.Addr,
+			off: x.Offset, size: x.Size, link: x.Link, info: x.Info, align: x.Align, entsize: x.EntSize})
 	}
 	return f, nil
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 func (f *elfFile) section(name string) (int, *shdr) {

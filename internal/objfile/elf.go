@@ -60,9 +60,12 @@ type ELF struct {
 	Shnum     int // e_shnum as stored (0 with extended numbering)
 	Shstrndx  int // e_shstrndx as stored (SHNXIndex with extended numbering)
 
-	secs   []Section
-	secErr error
-	read   bool
+	tab     []byte // the raw section header table
+	ntab    int
+	tabErr  error
+	tabRead bool
+	secs    []Section
+	secsSet bool
 }
 
 // A Section is one section header.
@@ -205,6 +208,16 @@ func NewELF(r io.ReaderAt, size int64) (*ELF, error) {
 	return f, nil
 }
 
+// fieldOffset is the file offset of an ELF header field.
+func (f *ELF) fieldOffset(name string) int64 {
+	off32 := map[string]int64{"e_phoff": 28, "e_shoff": 32, "e_phentsize": 42, "e_phnum": 44, "e_shentsize": 46, "e_shnum": 48, "e_shstrndx": 50}
+	off64 := map[string]int64{"e_phoff": 32, "e_shoff": 40, "e_phentsize": 54, "e_phnum": 56, "e_shentsize": 58, "e_shnum": 60, "e_shstrndx": 62}
+	if f.Is64 {
+		return off64[name]
+	}
+	return off32[name]
+}
+
 // ShdrOffset is the file offset of section header i.
 func (f *ELF) ShdrOffset(i int) int64 { return int64(f.Shoff) + int64(i)*int64(f.ShdrSize()) }
 
@@ -213,66 +226,111 @@ func (f *ELF) ShdrOffset(i int) int64 { return int64(f.Shoff) + int64(i)*int64(f
 // the table inside the file; the count from section 0's sh_size under
 // extended numbering. Section contents are not checked (see Contents).
 func (f *ELF) Sections() ([]Section, error) {
-	if !f.read {
-		f.read = true
-		f.secs, f.secErr = f.readSections()
+	if f.secsSet {
+		return f.secs, nil
 	}
-	return f.secs, f.secErr
+	n, err := f.NumSections()
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		f.secs = make([]Section, n)
+		for i := range f.secs {
+			f.secs[i] = f.Section(i)
+		}
+	}
+	f.secsSet = true
+	return f.secs, nil
 }
 
-func (f *ELF) readSections() ([]Section, error) {
+// NumSections reads the section header table, with Sections' checks, and
+// returns its number of sections.
+func (f *ELF) NumSections() (int, error) {
+	if !f.tabRead {
+		f.tabRead = true
+		f.tab, f.ntab, f.tabErr = f.readTable()
+	}
+	return f.ntab, f.tabErr
+}
+
+// Section decodes section header i of the table NumSections read; i must
+// be below its count. Reading one header costs less than Sections when a
+// caller wants few.
+func (f *ELF) Section(i int) Section {
+	shsz := f.ShdrSize()
+	s := f.decodeShdr(f.tab[i*shsz:])
+	s.Index = i
+	return s
+}
+
+// FirstOfType returns the first section of type t, if any.
+func (f *ELF) FirstOfType(t uint32) (Section, bool, error) {
+	n, err := f.NumSections()
+	if err != nil {
+		return Section{}, false, err
+	}
+	shsz := f.ShdrSize()
+	for i := 0; i < n; i++ {
+		if f.ByteOrder.Uint32(f.tab[i*shsz+4:]) == t {
+			return f.Section(i), true, nil
+		}
+	}
+	return Section{}, false, nil
+}
+
+func (f *ELF) readTable() ([]byte, int, error) {
 	if f.Shoff == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	shsz := uint64(f.ShdrSize())
 	if uint64(f.Shentsize) != shsz {
-		return nil, malformed("ELF", 0, "e_shentsize", fmt.Sprintf("invalid e_shentsize in ELF header: %d", f.Shentsize),
+		return nil, 0, malformed("ELF", f.fieldOffset("e_shentsize"), "e_shentsize", fmt.Sprintf("invalid e_shentsize in ELF header: %d", f.Shentsize),
 			"section header size %d, want %d", f.Shentsize, shsz)
 	}
 	fsize := uint64(f.size)
 	shoff := f.Shoff
 	if shoff+shsz > fsize || shoff+shsz < shoff {
-		return nil, truncated("ELF", 0, "e_shoff", fmt.Sprintf("section header table goes past the end of the file: e_shoff = 0x%x", shoff),
+		return nil, 0, truncated("ELF", f.fieldOffset("e_shoff"), "e_shoff", fmt.Sprintf("section header table goes past the end of the file: e_shoff = 0x%x", shoff),
 			"section header table at %#x past the end of the file (%d bytes)", shoff, f.size)
 	}
-	var first [64]byte
-	if err := readFull("ELF", f.r, first[:shsz], int64(shoff)); err != nil {
-		return nil, err
+	first, err := view(f.r, int64(shoff), int64(shsz))
+	if err != nil {
+		return nil, 0, err
 	}
-	null := f.decodeShdr(first[:])
+	null := f.decodeShdr(first)
 	n := uint64(f.Shnum)
 	if n == 0 {
 		n = null.Size // extended numbering: the count is in section 0
 	}
 	if n > ^uint64(0)/shsz {
-		return nil, malformed("ELF", int64(shoff), "section 0 sh_size",
+		return nil, 0, malformed("ELF", int64(shoff), "section 0 sh_size",
 			fmt.Sprintf("invalid number of sections specified in the NULL section's sh_size field (%d)", n),
 			"section count %d", n)
 	}
 	if shoff+n*shsz < shoff {
-		return nil, malformed("ELF", int64(shoff), "e_shoff",
+		return nil, 0, malformed("ELF", f.fieldOffset("e_shoff"), "e_shoff",
 			fmt.Sprintf("invalid section header table offset (e_shoff = 0x%x) or invalid number of sections specified in the first section header's sh_size field (0x%x)", shoff, n),
 			"section header table of %d entries at %#x overflows", n, shoff)
 	}
 	if shoff+n*shsz > fsize {
-		return nil, truncated("ELF", int64(shoff), "e_shnum", "section table goes past the end of file",
+		field := "e_shnum"
+		at := f.fieldOffset(field)
+		if f.Shnum == 0 {
+			field, at = "section 0 sh_size", int64(shoff)+int64(shsz/2)
+		}
+		return nil, 0, truncated("ELF", at, field, "section table goes past the end of file",
 			"section header table of %d entries at %#x goes past the end of the file (%d bytes)", n, shoff, f.size)
 	}
 	if n > MaxSections {
-		e := malformed("ELF", int64(shoff), "e_shnum", "", "%d sections, more than the %d this reader takes", n, MaxSections)
+		e := malformed("ELF", f.fieldOffset("e_shnum"), "e_shnum", "", "%d sections, more than the %d this reader takes", n, MaxSections)
 		e.Err = fmterr.ErrLimit
-		return nil, e
+		return nil, 0, e
 	}
-	tab := make([]byte, n*shsz) // inside the file, checked above
-	if err := readFull("ELF", f.r, tab, int64(shoff)); err != nil {
-		return nil, err
+	tab, err := view(f.r, int64(shoff), int64(n*shsz)) // inside the file, checked above
+	if err != nil {
+		return nil, 0, err
 	}
-	secs := make([]Section, n)
-	for i := range secs {
-		secs[i] = f.decodeShdr(tab[uint64(i)*shsz:])
-		secs[i].Index = i
-	}
-	return secs, nil
+	return tab, int(n), nil
 }
 
 func (f *ELF) decodeShdr(b []byte) Section {
@@ -313,7 +371,7 @@ func (f *ELF) NameSections(secs []Section) (bad int, err error) {
 	}
 	idx := f.StringTableIndex(secs)
 	if idx >= len(secs) {
-		return bad, malformed("ELF", 0, "e_shstrndx", fmt.Sprintf("section header string table index %d does not exist", idx),
+		return bad, malformed("ELF", f.fieldOffset("e_shstrndx"), "e_shstrndx", fmt.Sprintf("section header string table index %d does not exist", idx),
 			"section name table index %d of %d sections", idx, len(secs))
 	}
 	var tab []byte
@@ -389,6 +447,9 @@ func (f *ELF) contents(s *Section, elfFile bool) (off, n int64, err error) {
 	if s.Type == SHTNobits {
 		return 0, 0, nil
 	}
+	if s.Offset+s.Size >= s.Offset && s.Offset+s.Size <= uint64(f.size) {
+		return int64(s.Offset), int64(s.Size), nil
+	}
 	field := fmt.Sprintf("section %d sh_offset", s.Index)
 	if s.Offset+s.Size < s.Offset {
 		llvm := llvmEOF
@@ -450,11 +511,11 @@ func (f *ELF) Progs() ([]Prog, error) {
 	}
 	psz := uint64(f.PhdrSize())
 	if uint64(f.Phentsize) != psz {
-		return nil, malformed("ELF", 0, "e_phentsize", fmt.Sprintf("invalid e_phentsize: %d", f.Phentsize), "program header size %d, want %d", f.Phentsize, psz)
+		return nil, malformed("ELF", f.fieldOffset("e_phentsize"), "e_phentsize", fmt.Sprintf("invalid e_phentsize: %d", f.Phentsize), "program header size %d, want %d", f.Phentsize, psz)
 	}
 	n := uint64(f.Phnum)
 	if f.Phoff > uint64(f.size) || n*psz > uint64(f.size)-f.Phoff {
-		return nil, truncated("ELF", 0, "e_phoff", fmt.Sprintf("program headers are longer than binary of size %d: e_phoff = 0x%x, e_phnum = %d, e_phentsize = %d", f.size, f.Phoff, f.Phnum, f.Phentsize),
+		return nil, truncated("ELF", f.fieldOffset("e_phoff"), "e_phoff", fmt.Sprintf("program headers are longer than binary of size %d: e_phoff = 0x%x, e_phnum = %d, e_phentsize = %d", f.size, f.Phoff, f.Phnum, f.Phentsize),
 			"program header table of %d entries at %#x past the end of the file (%d bytes)", n, f.Phoff, f.size)
 	}
 	tab := make([]byte, n*psz)
@@ -517,6 +578,29 @@ func CString(tab []byte, off uint64) (string, bool) {
 	return "", false
 }
 
+// A Viewer is an io.ReaderAt that can lend bytes it holds already (a
+// file's head read into memory, a mapped file) instead of copying them.
+// The bytes are only read; an ELF keeps its section header table's, so
+// they must stay as they are while the ELF is used.
+type Viewer interface {
+	View(off, n int64) ([]byte, bool)
+}
+
+// view returns n bytes at off: r's own when it is a Viewer that holds them,
+// else a copy.
+func view(r io.ReaderAt, off, n int64) ([]byte, error) {
+	if v, ok := r.(Viewer); ok {
+		if b, ok := v.View(off, n); ok {
+			return b, nil
+		}
+	}
+	b := make([]byte, n)
+	if err := readFull("ELF", r, b, off); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
 func readFull(format string, r io.ReaderAt, b []byte, off int64) error {
 	n, err := r.ReadAt(b, off)
 	if n == len(b) {
@@ -528,12 +612,13 @@ func readFull(format string, r io.ReaderAt, b []byte, off int64) error {
 	return fmt.Errorf("objfile: reading %d bytes at offset %#x: %w", len(b), off, err)
 }
 
-// LinkedStringTable reads the string table that section index link names
-// (a symbol table's sh_link), with the checks and texts of LLVM 22's
+// LinkedStringTable reads the string table a symbol table's sh_link
+// names, with the checks and texts of LLVM 22's
 // ELFFile::getStringTableForSymtab.
-func (f *ELF) LinkedStringTable(secs []Section, link uint32) ([]byte, error) {
+func (f *ELF) LinkedStringTable(secs []Section, symtab *Section) ([]byte, error) {
+	link := symtab.Link
 	if uint64(link) >= uint64(len(secs)) {
-		return nil, malformed("ELF", 0, "sh_link", fmt.Sprintf("invalid section index: %d", link), "string table index %d of %d sections", link, len(secs))
+		return nil, malformed("ELF", f.ShdrOffset(symtab.Index), fmt.Sprintf("section %d sh_link", symtab.Index), fmt.Sprintf("invalid section index: %d", link), "string table index %d of %d sections", link, len(secs))
 	}
 	st := &secs[link]
 	if st.Type != SHTStrtab {
