@@ -133,16 +133,6 @@ type elfFile struct {
 	secs []objfile.Section
 }
 
-// section returns the first section named name, or nil.
-func (e *elfFile) section(name string) *objfile.Section {
-	for i := range e.secs {
-		if e.secs[i].Name == name {
-			return &e.secs[i]
-		}
-	}
-	return nil
-}
-
 // failLayer reports an error of the section layer at the offset and field it
 // names (which Error then says once).
 func (w *walker) failLayer(p place, err error) {

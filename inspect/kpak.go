@@ -613,7 +613,7 @@ func (w *walker) kpackRef(f *elfFile, r io.ReaderAt, size int64, addr uint64, re
 // missingKpackRef says why a file with HIPK wrappers has no usable
 // .rocm_kpack_ref.
 func missingKpackRef(f *elfFile, size int64) error {
-	s := f.section(secKpackRef)
+	s := objfile.Lookup(f.secs, secKpackRef)
 	switch {
 	case s == nil:
 		return fmt.Errorf("%w: HIPK wrappers but no %s section", ErrMalformed, secKpackRef)
@@ -626,7 +626,7 @@ func missingKpackRef(f *elfFile, size int64) error {
 // hipSegmentOffset is the file offset of .hipFatBinSegment, where errors
 // about HIPK wrappers are reported.
 func hipSegmentOffset(f *elfFile) int64 {
-	if s := f.section(secHIPSegment); s != nil {
+	if s := objfile.Lookup(f.secs, secHIPSegment); s != nil {
 		return int64(s.Offset)
 	}
 	return 0

@@ -2,13 +2,14 @@ package tree
 
 import (
 	"crypto/sha256"
-	"debug/elf"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/spool"
+
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // A Copy is one code object of a group of duplicates.
@@ -125,11 +126,17 @@ func hashObject(o *inspect.Object) (whole, text [sha256.Size]byte, err error) {
 		return whole, text, err
 	}
 	copy(whole[:], h.Sum(nil))
-	if f, err := elf.NewFile(io.NewSectionReader(ra, 0, size)); err == nil {
-		if s := f.Section(".text"); s != nil && s.Type != elf.SHT_NOBITS {
-			h.Reset()
-			if _, err := io.Copy(h, s.Open()); err == nil {
-				copy(text[:], h.Sum(nil))
+	if f, err := objfile.NewELF(ra, size); err == nil {
+		if secs, err := f.Sections(); err == nil {
+			if _, err := f.NameSections(secs); err == nil {
+				if s := objfile.Lookup(secs, ".text"); s != nil && s.Type != objfile.SHTNobits {
+					if off, n, err := f.Contents(s); err == nil {
+						h.Reset()
+						if _, err := io.Copy(h, io.NewSectionReader(ra, off, n)); err == nil {
+							copy(text[:], h.Sum(nil))
+						}
+					}
+				}
 			}
 		}
 	}

@@ -2,10 +2,11 @@ package tree
 
 import (
 	"bufio"
-	"debug/elf"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // Loader says where the dynamic loader looks for a program's libraries,
@@ -47,14 +48,22 @@ func (ld *Loader) Closure(files []*File, opts *Options) []*File {
 	// push queues the needs of the object at path; inherited are the
 	// DT_RPATHs of the objects that loaded it.
 	push := func(path string, inherited []string) {
-		ef, err := elf.Open(path)
+		fh, err := os.Open(path)
 		if err != nil {
 			return
 		}
-		defer ef.Close()
-		libs, _ := ef.DynString(elf.DT_NEEDED)
-		rp, _ := ef.DynString(elf.DT_RPATH)
-		run, _ := ef.DynString(elf.DT_RUNPATH)
+		defer fh.Close()
+		st, err := fh.Stat()
+		if err != nil {
+			return
+		}
+		ef, err := objfile.NewELF(fh, st.Size())
+		if err != nil {
+			return
+		}
+		libs, _ := ef.DynStrings(objfile.DTNeeded)
+		rp, _ := ef.DynStrings(objfile.DTRPath)
+		run, _ := ef.DynStrings(objfile.DTRunPath)
 		origin := filepath.Dir(path)
 		// glibc: the RPATHs of the object and of its loaders, unless the
 		// object has a DT_RUNPATH (then none); its own RPATH joins the

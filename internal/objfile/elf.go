@@ -488,19 +488,14 @@ func (f *ELF) Data(s *Section, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// Section returns the one section named name, or nil when there is none
-// or more than one.
+// Lookup returns the first section named name, or nil.
 func Lookup(secs []Section, name string) *Section {
-	var found *Section
 	for i := range secs {
 		if secs[i].Name == name {
-			if found != nil {
-				return nil
-			}
-			found = &secs[i]
+			return &secs[i]
 		}
 	}
-	return found
+	return nil
 }
 
 // Progs reads the program header table (none when e_phoff or e_phnum is
@@ -646,4 +641,60 @@ func (f *ELF) CheckTable(s *Section, entsize uint64) error {
 	}
 	_, _, err := f.contents(s, true)
 	return err
+}
+
+// Dynamic-section tags DynStrings is asked for.
+const (
+	DTNeeded  = 1
+	DTRPath   = 15
+	DTRunPath = 29
+)
+
+// MaxDynamic bounds the dynamic section DynStrings reads.
+const MaxDynamic = 16 << 20
+
+// DynStrings returns the strings of the first SHT_DYNAMIC section's
+// entries with tag tag (DT_NEEDED, DT_RPATH, DT_RUNPATH), in order, from
+// the string table its sh_link names.
+func (f *ELF) DynStrings(tag int64) ([]string, error) {
+	dyn, ok, err := f.FirstOfType(SHTDynamic)
+	if err != nil || !ok {
+		return nil, err
+	}
+	data, err := f.Data(&dyn, MaxDynamic)
+	if err != nil {
+		return nil, err
+	}
+	secs, err := f.Sections()
+	if err != nil {
+		return nil, err
+	}
+	var strtab []byte
+	var out []string
+	w := f.WordSize()
+	for i := 0; i+2*w <= len(data); i += 2 * w {
+		var t, v uint64
+		if f.Is64 {
+			t, v = f.ByteOrder.Uint64(data[i:]), f.ByteOrder.Uint64(data[i+8:])
+		} else {
+			t, v = uint64(int64(int32(f.ByteOrder.Uint32(data[i:])))), uint64(f.ByteOrder.Uint32(data[i+4:]))
+		}
+		if t == 0 { // DT_NULL
+			break
+		}
+		if int64(t) != tag {
+			continue
+		}
+		if strtab == nil {
+			if strtab, err = f.LinkedStringTable(secs, &secs[dyn.Index]); err != nil {
+				return nil, err
+			}
+		}
+		s, ok := CString(strtab, v)
+		if !ok {
+			return nil, malformed("ELF", int64(dyn.Offset)+int64(i), "d_val", "", "string offset %#x past the dynamic string table (%d bytes)", v, len(strtab))
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

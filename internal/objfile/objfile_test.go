@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goffload/goffload/fmterr"
@@ -72,6 +73,13 @@ func TestELFAgreesWithDebugELF(t *testing.T) {
 			g := secs[i]
 			if g.Name != s.Name || g.Type != uint32(s.Type) || g.Offset != s.Offset || g.Size != s.FileSize && s.Type != elf.SHT_NOBITS || g.Addr != s.Addr || g.Link != s.Link || g.Index != i {
 				t.Errorf("%s: section %d: %+v, debug/elf %+v", p, i, g, s.SectionHeader)
+			}
+		}
+		for _, tag := range []elf.DynTag{elf.DT_NEEDED, elf.DT_RPATH, elf.DT_RUNPATH} {
+			w, _ := want.DynString(tag)
+			g, err := f.DynStrings(int64(tag))
+			if err != nil || strings.Join(w, ",") != strings.Join(g, ",") {
+				t.Errorf("%s: %v: %q (%v), debug/elf %q", p, tag, g, err, w)
 			}
 		}
 		progs, err := f.Progs()
