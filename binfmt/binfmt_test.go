@@ -193,3 +193,63 @@ func FuzzReadEntries(f *testing.F) {
 		}
 	})
 }
+
+// TestScan: the lenient reader gives each row's real offset (32 plus the
+// rows and IDs before it), reports a row whose payload cannot be where it
+// says and goes on, and names the field of a damaged length.
+func TestScan(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, fourSources()[:3], 4096); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	rows, err := Scan(bytes.NewReader(data), int64(len(data)))
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("Scan: %d rows, %v", len(rows), err)
+	}
+	want := []int64{32, 32 + 24 + int64(len(host)), 32 + 48 + int64(len(host)+len(gfx906))}
+	for i, r := range rows {
+		if r.At != want[i] || r.Index != i || r.Bad != nil {
+			t.Errorf("row %d: %+v, want at %d", i, r, want[i])
+		}
+	}
+	// Entry 1's offset past the data: listed as bad, entry 2 still read.
+	bad := patchU64(data, int(want[1]), 1<<40)
+	rows, err = Scan(bytes.NewReader(bad), int64(len(bad)))
+	var fe *FormatError
+	if err != nil || len(rows) != 3 || !errors.As(rows[1].Bad, &fe) || fe.Offset != want[1] || rows[2].Bad != nil {
+		t.Fatalf("bad offset: %+v, %v", rows, err)
+	}
+	// Entry 2's ID length over the limit: an error at that field, no rows.
+	bad = patchU64(data, int(want[2])+16, 1<<20)
+	rows, err = Scan(bytes.NewReader(bad), int64(len(bad)))
+	if !errors.As(err, &fe) || fe.Offset != want[2]+16 || fe.Field != "entry 2 ID length" || rows != nil {
+		t.Fatalf("bad ID length: %+v, %v", rows, err)
+	}
+	// ReadTable, LLVM's rules over the same decoder, agrees on the IDs.
+	table, err := ReadTable(bytes.NewReader(data), int64(len(data)))
+	if err != nil || len(table) != 3 || table[2].ID != gfx908 {
+		t.Fatalf("ReadTable: %+v, %v", table, err)
+	}
+}
+
+// FuzzScan: the lenient reader never panics, and every row it does not
+// mark bad lies inside the data.
+func FuzzScan(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.bc")
+	for _, p := range files {
+		b, _ := os.ReadFile(p)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rows, err := Scan(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		for _, r := range rows {
+			if r.Bad == nil && r.Offset+r.Size > uint64(len(data)) {
+				t.Fatalf("row out of range: %+v (len %d)", r, len(data))
+			}
+		}
+	})
+}

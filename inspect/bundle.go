@@ -1,20 +1,15 @@
 package inspect
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/magic"
 )
-
-// Limits on what a bundle header may declare before anything is read for
-// it: an ID longer than this is damage, not a target.
-const maxIDLen = 4096
 
 // headerWindow is how much of a CCOB's data listing may inflate: its
 // bundle's entry table (32 bytes, then 24 bytes and an ID per entry) ends
@@ -82,84 +77,50 @@ func skipZeros(r io.ReaderAt, off, size int64) (int64, error) {
 	return size, nil
 }
 
-// bundleEntry is one row of a binary bundle's entry table.
-type bundleEntry struct {
-	id           string
-	offset, size int64
-	bad          error // the entry's place is invalid
+// bundleTable reads a binary bundle's entry table through binfmt.Scan,
+// the lenient reader, and lists its entries under q (open reads the
+// payloads: r, or nil inside a CCOB). It reports a damaged table at the
+// field binfmt names, with no entry (their fields may be another entry's
+// bytes, and LLVM lists none), and each entry whose payload cannot be
+// where it says, listing the others. It returns where the table and the
+// payloads end.
+func (w *walker) bundleTable(src io.Reader, size int64, r io.ReaderAt, q place) (int64, bool) {
+	rows, err := binfmt.Scan(src, size)
+	if err != nil {
+		var fe *binfmt.FormatError
+		errors.As(err, &fe)
+		w.fail(q, fe.Offset, fe.Field, &bareError{fe.Msg, err})
+		return fe.Offset, false
+	}
+	end := int64(32) // the header of an empty table
+	for _, e := range rows {
+		end = max(end, e.At+24+int64(len(e.ID)))
+		if e.Bad != nil {
+			var fe *binfmt.FormatError
+			errors.As(e.Bad, &fe)
+			w.fail(q, e.At, fmt.Sprintf("entry %d (%s)", e.Index, e.ID), &bareError{fe.Msg, e.Bad})
+			continue
+		}
+		end = max(end, int64(e.Offset+e.Size))
+		w.leaf(entryObject(e.ID, "bundle entry"), r, int64(e.Offset), int64(e.Size), q)
+	}
+	return end, true
 }
 
-// readBundleTable reads a binary bundle's header from its start: magic,
-// entry count, and the entry table. size is the bundle's data size (the
-// rest of the section, or the decompressed size). Entries whose offset or
-// size are impossible are returned with bad set; an error stops the table
-// (the entries before it are returned, but callers list none of them:
-// their fields may be another entry's bytes). tableEnd is where the table
-// ended, or where the damaged field starts.
-func readBundleTable(src io.Reader, size int64) (entries []bundleEntry, tableEnd int64, field string, err error) {
-	br := bufio.NewReaderSize(src, 4096)
-	var hdr [32]byte
-	if _, err := io.ReadFull(br, hdr[:]); err != nil {
-		return nil, 0, "header", fmt.Errorf("%w: the 32-byte header is cut short (%v)", ErrTruncated, err)
-	}
-	if string(hdr[:24]) != magic.BundleMagic {
-		return nil, 0, "magic", fmt.Errorf("%w: not a bundle (starts % x)", ErrMalformed, hdr[:8])
-	}
-	count := binary.LittleEndian.Uint64(hdr[24:])
-	pos := int64(32)
-	// Every entry takes at least 24 bytes of the table.
-	if count > uint64(max(size-pos, 0))/24 {
-		return nil, pos, "entry count", fmt.Errorf("%w: %d entries cannot fit in %d bytes", ErrTruncated, count, size)
-	}
-	var e [24]byte
-	for i := uint64(0); i < count; i++ {
-		f := fmt.Sprintf("entry %d", i)
-		if _, err := io.ReadFull(br, e[:]); err != nil {
-			return entries, pos, f, fmt.Errorf("%w: entry header cut short", ErrTruncated)
-		}
-		pos += 24
-		eo, es, n := binary.LittleEndian.Uint64(e[0:]), binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
-		if n > maxIDLen || n > uint64(size-pos) {
-			return entries, pos - 8, f + " ID length", fmt.Errorf("%w: %d bytes (limit %d, %d left in the bundle)", ErrMalformed, n, maxIDLen, size-pos)
-		}
-		id := make([]byte, n)
-		if _, err := io.ReadFull(br, id); err != nil {
-			return entries, pos, f + " ID", fmt.Errorf("%w: ID cut short", ErrTruncated)
-		}
-		pos += int64(n)
-		be := bundleEntry{id: string(id), offset: int64(eo), size: int64(es)}
-		switch {
-		case eo > uint64(size) || es > uint64(size)-eo:
-			be.bad = fmt.Errorf("%w: offset %d + size %d past the bundle's %d bytes", ErrTruncated, eo, es, size)
-		case eo < 32 && es > 0:
-			be.bad = fmt.Errorf("%w: offset %d lies inside the bundle header", ErrMalformed, eo)
-		}
-		entries = append(entries, be)
-	}
-	return entries, pos, "", nil
+// bareError is a format package's error without the offset and field its
+// own Error repeats (inspect.Error says them).
+type bareError struct {
+	msg string
+	err error
 }
+
+func (e *bareError) Error() string { return e.msg }
+func (e *bareError) Unwrap() error { return e.err }
 
 // binaryBundle lists one uncompressed binary bundle at r[0:size] and
 // returns where it ends: past its table and its last payload.
 func (w *walker) binaryBundle(r io.ReaderAt, size int64, p place) (int64, bool) {
-	entries, end, field, err := readBundleTable(io.NewSectionReader(r, 0, size), size)
-	if err != nil {
-		// A header that does not hold its entry table: the entries read
-		// before the damage are not to be trusted either (an ID that
-		// claims more bytes than it has swallows the next entry's
-		// fields), so none is listed, as LLVM lists none.
-		w.fail(p, end, field, err)
-		return end, false
-	}
-	for i, e := range entries {
-		if e.bad != nil {
-			w.fail(p, 24+int64(i)*24, fmt.Sprintf("entry %d (%s)", i, e.id), e.bad)
-			continue
-		}
-		end = max(end, e.offset+e.size)
-		w.leaf(entryObject(e.id, "bundle entry"), r, e.offset, e.size, p)
-	}
-	return end, true
+	return w.bundleTable(io.NewSectionReader(r, 0, size), size, r, p)
 }
 
 // entryObject starts an Object for a bundle entry ID.
@@ -204,19 +165,7 @@ func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int
 	k, herr := io.ReadFull(cr, h)
 	switch {
 	case string(h[:k]) == magic.BundleMagic:
-		entries, tableEnd, field, err := readBundleTable(io.MultiReader(strings.NewReader(string(h)), cr), usize)
-		if err != nil {
-			// As for a plain bundle: no entry of a damaged table.
-			w.fail(q, tableEnd, field, err)
-			break
-		}
-		for i, e := range entries {
-			if e.bad != nil {
-				w.fail(q, 24+int64(i)*24, fmt.Sprintf("entry %d (%s)", i, e.id), e.bad)
-				continue
-			}
-			w.leaf(entryObject(e.id, "bundle entry"), nil, e.offset, e.size, q)
-		}
+		w.bundleTable(io.MultiReader(strings.NewReader(string(h)), cr), usize, nil, q)
 	case k == 0 && usize == 0:
 		// An empty CCOB: nothing inside.
 	case herr != nil && !errors.Is(herr, io.ErrUnexpectedEOF) && !errors.Is(herr, io.EOF):
