@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/textfmt"
 )
 
 // A Listing is what a file holds: its code objects, the HIP fat-binary
@@ -429,10 +430,10 @@ func identifyAt(r io.ReaderAt, off, size int64) magic.Kind {
 	return k
 }
 
-const textStart = magic.BundleMagic + "__START__ "
-
 // isTextBundle reports whether a START marker line shows up in the first
-// 4 KiB (text bundles begin with an empty line and a comment marker).
+// 4 KiB (text bundles begin with an empty line and a START marker), by
+// textfmt's rule.
 func isTextBundle(r io.ReaderAt, size int64) bool {
-	return bytes.Contains(head(r, 0, size, 4096), []byte(textStart))
+	_, ok := textfmt.Detect(head(r, 0, size, 4096))
+	return ok
 }

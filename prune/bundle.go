@@ -279,7 +279,7 @@ func (p prefixAt) ReadAt(b []byte, off int64) (int, error) {
 
 // rewriteText rewrites a text bundle held in data.
 func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
-	comment, ok := textComment(data)
+	comment, ok := textfmt.Detect(data)
 	if !ok {
 		return refuse("%s: no text bundle marker", where)
 	}
@@ -319,17 +319,6 @@ func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 		s.record(where, e.id, n, n, actions[i])
 	}
 	return textfmt.Write(w, comment, src)
-}
-
-// textComment finds the comment string of a text bundle's first START line.
-func textComment(data []byte) (string, bool) {
-	marker := []byte(" " + magic.BundleMagic + "__START__ ")
-	i := bytes.Index(data, marker)
-	if i < 0 {
-		return "", false
-	}
-	j := bytes.LastIndexByte(data[:i], '\n')
-	return string(data[j+1 : i]), j+1 < i
 }
 
 // changes reports whether actions drop or replace anything.

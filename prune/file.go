@@ -10,6 +10,7 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/textfmt"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/offloadbin"
 	"github.com/goffload/goffload/targetid"
@@ -145,10 +146,14 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 	return err
 }
 
+// isText reports a text bundle by textfmt's rule (a START marker in the
+// first 4 KiB), as inspect finds one; one held in memory to be rewritten is
+// at most 1 GiB.
 func isText(r io.ReaderAt, size int64) bool {
 	b := make([]byte, min(size, 4096))
 	n, _ := r.ReadAt(b, 0)
-	return bytes.Contains(b[:n], []byte(magic.BundleMagic+"__START__ ")) && size < 1<<30
+	_, ok := textfmt.Detect(b[:n])
+	return ok && size < 1<<30
 }
 
 func onlyZeros(r io.ReaderAt, off, end int64) (bool, error) {
