@@ -10,10 +10,10 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/magic"
-	"github.com/goffload/goffload/textfmt"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/offloadbin"
 	"github.com/goffload/goffload/targetid"
+	"github.com/goffload/goffload/textfmt"
 )
 
 // maxMember bounds an archive member rewritten in memory.
