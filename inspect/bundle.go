@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/magic"
 )
@@ -16,65 +17,37 @@ import (
 // well before.
 const headerWindow = 1 << 20
 
-// walkBundles reads r[0:size] as a run of bundles, binary or compressed,
-// separated by zero padding: the contents of a .hip_fatbin section (one
-// bundle per translation unit, each 4 KiB aligned) or of a bundle file.
+// walkBundles lists the run of bundles in r[0:size], binary or
+// compressed, separated by zero padding (the contents of a .hip_fatbin
+// section, one bundle per translation unit, or of a bundle file), as
+// bundle.Runs finds them.
 func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
-	w.eachPadded(r, size, p, func(off int64, n int) (int64, bool) {
-		w.bundleStarts[bundleKey{p.file, p.rel + off}] = n
-		h := head(r, off, size, 8)
-		step := fmt.Sprintf("bundle %d", n)
-		switch {
-		case string(h) == magic.BundleMagic[:8]:
-			end, ok := w.binaryBundle(io.NewSectionReader(r, off, size-off), size-off, p.sub(off, step))
-			return off + end, ok
-		case compress.IsCompressed(h):
-			return w.ccob(r, off, size, p, step)
+	err := bundle.Runs(r, size, func(it bundle.RunItem) error {
+		w.bundleStarts[bundleKey{p.file, p.rel + it.Offset}] = it.Index
+		step := fmt.Sprintf("bundle %d", it.Index)
+		if it.Compressed {
+			w.ccob(r, it, size, p, step)
+		} else {
+			w.bundleTable(io.NewSectionReader(r, it.Offset, size-it.Offset), size-it.Offset, io.NewSectionReader(r, it.Offset, size-it.Offset), p.sub(it.Offset, step))
 		}
-		w.fail(p, off, step, fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", ErrMalformed, h))
-		return 0, false
+		return nil
 	})
-}
-
-// eachPadded calls item for every item of a run of items separated by zero
-// padding in r[0:size]: with the item's offset and number, it returns where
-// the item ends, or false to stop.
-func (w *walker) eachPadded(r io.ReaderAt, size int64, p place, item func(off int64, n int) (end int64, ok bool)) {
-	var off int64
-	for n := 0; ; n++ {
-		next, err := skipZeros(r, off, size)
-		if err != nil {
-			w.fail(p, off, "padding", err)
-			return
-		}
-		if next >= size {
-			return
-		}
-		end, ok := item(next, n)
-		if !ok || end <= next {
-			return
-		}
-		off = end
+	var re *bundle.RunError
+	if !errors.As(err, &re) {
+		return
 	}
-}
-
-// skipZeros returns the offset of the first non-zero byte at or after off,
-// or size.
-func skipZeros(r io.ReaderAt, off, size int64) (int64, error) {
-	var buf [4096]byte
-	for off < size {
-		n := int(min(int64(len(buf)), size-off))
-		if _, err := r.ReadAt(buf[:n], off); err != nil && err != io.EOF {
-			return off, err
-		}
-		for i, b := range buf[:n] {
-			if b != 0 {
-				return off + int64(i), nil
-			}
-		}
-		off += int64(n)
+	step := fmt.Sprintf("bundle %d", re.Index)
+	switch re.What {
+	case "padding":
+		w.fail(p, re.Offset, "padding", re.Err)
+	case "CCOB":
+		w.fail(p, re.Offset, step+" (CCOB)", re.Err)
+	case "bundle":
+		w.bundleStarts[bundleKey{p.file, p.rel + re.Offset}] = re.Index
+		w.failTable(p.sub(re.Offset, step), re.Err)
+	default:
+		w.fail(p, re.Offset, step, re.Err)
 	}
-	return size, nil
 }
 
 // bundleTable reads a binary bundle's entry table through binfmt.Scan,
@@ -87,10 +60,7 @@ func skipZeros(r io.ReaderAt, off, size int64) (int64, error) {
 func (w *walker) bundleTable(src io.Reader, size int64, r io.ReaderAt, q place) (int64, bool) {
 	rows, err := binfmt.Scan(src, size)
 	if err != nil {
-		var fe *binfmt.FormatError
-		errors.As(err, &fe)
-		w.fail(q, fe.Offset, fe.Field, &bareError{fe.Msg, err})
-		return fe.Offset, false
+		return w.failTable(q, err), false
 	}
 	end := int64(32) // the header of an empty table
 	for _, e := range rows {
@@ -107,6 +77,18 @@ func (w *walker) bundleTable(src io.Reader, size int64, r io.ReaderAt, q place) 
 	return end, true
 }
 
+// failTable reports a damaged entry table at the field binfmt names, and
+// returns its offset.
+func (w *walker) failTable(q place, err error) int64 {
+	var fe *binfmt.FormatError
+	if !errors.As(err, &fe) {
+		w.fail(q, 0, "entry table", err)
+		return 0
+	}
+	w.fail(q, fe.Offset, fe.Field, &bareError{fe.Msg, err})
+	return fe.Offset
+}
+
 // bareError is a format package's error without the offset and field its
 // own Error repeats (inspect.Error says them).
 type bareError struct {
@@ -116,12 +98,6 @@ type bareError struct {
 
 func (e *bareError) Error() string { return e.msg }
 func (e *bareError) Unwrap() error { return e.err }
-
-// binaryBundle lists one uncompressed binary bundle at r[0:size] and
-// returns where it ends: past its table and its last payload.
-func (w *walker) binaryBundle(r io.ReaderAt, size int64, p place) (int64, bool) {
-	return w.bundleTable(io.NewSectionReader(r, 0, size), size, r, p)
-}
 
 // entryObject starts an Object for a bundle entry ID.
 func entryObject(id, container string) *Object {
@@ -134,7 +110,8 @@ func entryObject(id, container string) *Object {
 // ccob lists the CCOB at r[off:] without inflating it all: the payload is
 // decompressed only as far as the bundle's entry table reaches. It returns
 // where the CCOB ends.
-func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int64, bool) {
+func (w *walker) ccob(r io.ReaderAt, it bundle.RunItem, size int64, p place, step string) {
+	off := it.Offset
 	sec := io.NewSectionReader(r, off, size-off)
 	cr := compress.NewReader(sec, size-off)
 	// Only the bundle's entry table is inflated: a small window will do.
@@ -142,7 +119,7 @@ func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int
 	m, err := cr.Next()
 	if err != nil {
 		w.fail(p, off, step+" (CCOB)", err)
-		return 0, false
+		return
 	}
 	name := fmt.Sprintf("%s (CCOB v%d %s)", step, m.Version, m.Method)
 	q := p.child(name)
@@ -175,17 +152,11 @@ func (w *walker) ccob(r io.ReaderAt, off, size int64, p place, step string) (int
 		o := &Object{Container: "compressed payload"}
 		w.leaf(o, nil, 0, usize, q)
 	}
-	end := m.End()
 	if m.PayloadSize < 0 {
-		// A v1 zlib member ends where its stream does: read it through.
-		if _, err := io.Copy(io.Discard, cr); err != nil && !errors.Is(err, compress.ErrHashMismatch) {
-			w.fail(q, 0, "payload", err)
-			return 0, false
-		}
-		end = m.End()
-		q.comp.Size = end - m.Offset
+		// A v1 zlib member ends where its stream does: bundle.Runs read
+		// it through.
+		q.comp.Size = it.End - off
 	}
-	return off + end, true
 }
 
 // SplitID splits a bundle entry ID into its offload kind, triple and target

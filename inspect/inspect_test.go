@@ -29,7 +29,7 @@ func fakeCode(mach uint32, feats uint32, pad int) []byte {
 	return b
 }
 
-func bundle(t testing.TB, align uint64, entries ...any) []byte {
+func makeBundle(t testing.TB, align uint64, entries ...any) []byte {
 	t.Helper()
 	var src []binfmt.Source
 	for i := 0; i < len(entries); i += 2 {
@@ -64,7 +64,7 @@ var (
 )
 
 func threeTargets(t testing.TB) []byte {
-	return bundle(t, 4096,
+	return makeBundle(t, 4096,
 		"host-x86_64-unknown-linux-gnu-", []byte{},
 		"hipv4-amdgcn-amd-amdhsa--gfx906", gfx906,
 		"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+", gfx90ax,
@@ -145,7 +145,7 @@ func TestBundleRun(t *testing.T) {
 // Target selection follows the target-ID rules: features left out of the
 // request fit any setting; a processor's own code beats generic code.
 func TestForTarget(t *testing.T) {
-	b := bundle(t, 1,
+	b := makeBundle(t, 1,
 		"hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", gfx90ax,
 		"hipv4-amdgcn-amd-amdhsa--gfx90a", gfx906,
 		"hipv4-amdgcn-amd-amdhsa--gfx9-generic", gfx942,
@@ -257,7 +257,7 @@ func TestOpenDamagedCCOB(t *testing.T) {
 	for i := range big {
 		big[i] = byte(i * i >> 7)
 	}
-	b := bundle(t, 4096, "host-x86_64-unknown-linux-gnu-", []byte{}, "hipv4-amdgcn-amd-amdhsa--gfx906", big)
+	b := makeBundle(t, 4096, "host-x86_64-unknown-linux-gnu-", []byte{}, "hipv4-amdgcn-amd-amdhsa--gfx906", big)
 	c := ccob(t, b, compress.Options{Version: 3, Level: 1})
 	c[len(c)-20] ^= 0xff // damage the last block
 	l := Read(bytes.NewReader(c), int64(len(c)), "c.co", nil)

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -14,17 +15,18 @@ import (
 // each padded to 8 bytes; v2 and v3 binaries hold several images, v3 may be
 // compressed. An image that is itself an OffloadBinary is walked in turn.
 func (w *walker) walkOffloadBinaries(r io.ReaderAt, size int64, p place) {
-	w.eachPadded(r, size, p, func(off int64, n int) (int64, bool) {
-		bins, used, err := offloadbin.Read(r, off, size)
-		if err != nil {
-			w.fail(p, off, fmt.Sprintf("offload binary %d", n), err)
-			return 0, false
-		}
+	err := offloadbin.Walk(r, size, func(n int, _ int64, bins []*offloadbin.Binary) error {
 		for _, b := range bins {
 			w.image(r, b, n, p)
 		}
-		return off + used, used > 0
+		return nil
 	})
+	var we *offloadbin.WalkError
+	if errors.As(err, &we) {
+		w.fail(p, we.Offset, fmt.Sprintf("offload binary %d", we.Index), we.Err)
+	} else if err != nil {
+		w.fail(p, 0, "offload binary", err)
+	}
 }
 
 // image records one OffloadBinary image; one that is itself an

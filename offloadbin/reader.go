@@ -86,20 +86,80 @@ func ReadAll(r io.ReaderAt, size int64, opts ...ReadOption) ([]*Binary, error) {
 }
 
 func (cfg *readConfig) readAll(r io.ReaderAt, size int64, yield func(*Binary)) error {
-	for off := int64(0); off < size; {
-		bins, n, err := cfg.read(r, off, size-off)
-		if err != nil {
-			return err
-		}
+	return cfg.each(r, size, false, func(_ int, _ int64, bins []*Binary) error {
 		for _, b := range bins {
 			yield(b)
 		}
-		off += n
-		if !cfg.v1Only && off%Alignment != 0 && off < size && !hasMagicAt(r, off, size) {
+		return nil
+	})
+}
+
+// Walk reads the OffloadBinaries of r[0:size] back to back, as ReadAll
+// does, for tools that list what they can: it calls fn with each binary's
+// number, offset and images as it reads them, skips any run of zero bytes
+// between binaries (sections of linked files may be aligned beyond 8
+// bytes), and on damage stops with the error, the binaries before it
+// given to fn already. An error fn returns stops the walk too.
+func Walk(r io.ReaderAt, size int64, fn func(n int, off int64, bins []*Binary) error, opts ...ReadOption) error {
+	cfg := newConfig(opts)
+	return cfg.result(cfg.each(r, size, true, fn))
+}
+
+// each is the one loop over binaries back to back under ReadAll (LLVM's
+// rule: a binary whose size is not a multiple of 8 may be followed by zero
+// padding up to the next multiple, V1Only none) and Walk (lenient: any
+// run of zero bytes).
+func (cfg *readConfig) each(r io.ReaderAt, size int64, lenient bool, fn func(n int, off int64, bins []*Binary) error) error {
+	off := int64(0)
+	if lenient {
+		off = skipZeros(r, 0, size)
+	}
+	for n := 0; off < size; n++ {
+		bins, used, err := cfg.read(r, off, size-off)
+		if err != nil {
+			return &WalkError{Index: n, Offset: off, Err: err}
+		}
+		if err := fn(n, off, bins); err != nil {
+			return err
+		}
+		off += used
+		switch {
+		case lenient:
+			off = skipZeros(r, off, size)
+		case !cfg.v1Only && off%Alignment != 0 && off < size && !hasMagicAt(r, off, size):
 			off += Alignment - off%Alignment
 		}
 	}
 	return nil
+}
+
+// A WalkError is damage at binary Index, which starts at Offset.
+type WalkError struct {
+	Index  int
+	Offset int64
+	Err    error
+}
+
+func (e *WalkError) Error() string { return e.Err.Error() }
+func (e *WalkError) Unwrap() error { return e.Err }
+
+// skipZeros returns the offset of the first non-zero byte at or after off,
+// or size (also when r cannot be read: the next read reports it).
+func skipZeros(r io.ReaderAt, off, size int64) int64 {
+	var buf [512]byte
+	for off < size {
+		n := int(min(int64(len(buf)), size-off))
+		if k, err := r.ReadAt(buf[:n], off); k < n && err != nil {
+			return off
+		}
+		for i, b := range buf[:n] {
+			if b != 0 {
+				return off + int64(i)
+			}
+		}
+		off += int64(n)
+	}
+	return size
 }
 
 // Read reads the binary that starts at offset off of r, where the readable

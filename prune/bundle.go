@@ -33,23 +33,6 @@ func bundleAlign(entries []binfmt.Entry) uint64 {
 	return a
 }
 
-// binaryBundleEnd returns where a binary bundle at r[0:n] ends: after its
-// entry table and its last payload.
-func binaryBundleEnd(r io.ReaderAt, n int64) (int64, error) {
-	entries, err := binfmt.ReadEntries(r, n)
-	if err != nil {
-		return 0, err
-	}
-	if len(entries) == 0 {
-		return 0, refuse("a bundle with no readable entry")
-	}
-	end := int64(32)
-	for _, e := range entries {
-		end = max(end, e.Offset+e.Size)
-	}
-	return end, nil
-}
-
 // rewriteBinary writes a binary bundle (r[0:n]) with the entries s keeps,
 // in their order, aligned as they were. A bundle that loses nothing is
 // copied as it was.

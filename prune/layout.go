@@ -1,11 +1,11 @@
 package prune
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/compress"
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/bundle"
 )
 
 // Output is what a rewrite writes to: written in order, then patched in
@@ -52,54 +52,25 @@ type span struct {
 	ccob       bool
 }
 
-// findBundles splits .hip_fatbin into its bundles: binary bundles end after
-// their last payload, CCOBs where their header says; zero padding between.
+// findBundles splits .hip_fatbin into its bundles as bundle.Runs finds
+// them (the run scanner inspect lists with): binary bundles end after
+// their table and last payload, CCOBs where their header says; zero
+// padding between.
 func findBundles(r io.ReaderAt, fat *shdr) ([]span, error) {
 	sec := io.NewSectionReader(r, int64(fat.off), int64(fat.size))
-	n := uint64(fat.size)
 	var spans []span
-	var off uint64
-	var buf [4096]byte
-	for off < n {
-		k := min(uint64(len(buf)), n-off)
-		if _, err := sec.ReadAt(buf[:k], int64(off)); err != nil {
-			return nil, err
-		}
-		i := 0
-		for i < int(k) && buf[i] == 0 {
-			i++
-		}
-		if i == int(k) {
-			off += k
-			continue
-		}
-		off += uint64(i)
-		head := make([]byte, min(32, n-off))
-		sec.ReadAt(head, int64(off))
-		switch magic.Identify(head) {
-		case magic.OffloadBundle:
-			end, err := binaryBundleEnd(io.NewSectionReader(sec, int64(off), int64(n-off)), int64(n-off))
-			if err != nil {
-				return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
-			}
-			spans = append(spans, span{off, off + uint64(end), false})
-			off += uint64(end)
-		case magic.CompressedBundle:
-			cr := compress.NewReader(io.NewSectionReader(sec, int64(off), int64(n-off)), int64(n-off))
-			m, err := cr.Next()
-			if err != nil {
-				return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
-			}
-			if m.PayloadSize < 0 {
-				if _, err := io.Copy(io.Discard, compress.HashTolerant(cr)); err != nil {
-					return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", len(spans), err)
-				}
-			}
-			spans = append(spans, span{off, off + uint64(m.End()), true})
-			off += uint64(m.End())
-		default:
-			return nil, refuse(".hip_fatbin offset %d: bytes % x are neither a bundle, a CCOB nor padding", off, head[:min(8, len(head))])
-		}
+	err := bundle.Runs(sec, int64(fat.size), func(it bundle.RunItem) error {
+		spans = append(spans, span{uint64(it.Offset), uint64(it.End), it.Compressed})
+		return nil
+	})
+	var re *bundle.RunError
+	switch {
+	case errors.As(err, &re) && re.What == "bytes":
+		return nil, refuse(".hip_fatbin offset %d: %v", re.Offset, re.Err)
+	case errors.As(err, &re):
+		return nil, fmt.Errorf(".hip_fatbin bundle %d: %w", re.Index, re.Err)
+	case err != nil:
+		return nil, err
 	}
 	if len(spans) == 0 {
 		return nil, refuse(".hip_fatbin holds no bundle")
