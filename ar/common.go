@@ -24,8 +24,8 @@
 package ar
 
 import (
-	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 	"io"
 )
 
@@ -74,14 +74,14 @@ type Header struct {
 var (
 	// ErrNotArchive: the input is too small to be an archive or does not
 	// start with an archive magic.
-	ErrNotArchive = errors.New("not an archive")
+	ErrNotArchive = fmterr.Kind("not an archive", fmterr.ErrMalformed)
 	// ErrMalformed: a member header, name, long-name table or symbol
 	// table is malformed or runs past the end of the archive.
-	ErrMalformed = errors.New("malformed archive")
+	ErrMalformed = fmterr.Kind("malformed archive", fmterr.ErrMalformed)
 	// ErrInsecurePath is returned (wrapped) for a thin-archive member
 	// whose name is absolute or has a ".." component, when the reader was
 	// asked to refuse such names with RejectEscapingPaths.
-	ErrInsecurePath = errors.New("thin archive member path escapes the archive's folder")
+	ErrInsecurePath = fmterr.Kind("thin archive member path escapes the archive's folder", fmterr.ErrInsecurePath)
 )
 
 // ThinMemberError reports a thin-archive member whose file cannot be read.

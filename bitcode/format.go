@@ -69,6 +69,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/bitstream"
 	"github.com/goffload/goffload/magic"
 )
@@ -125,7 +126,7 @@ var (
 	// ErrNotBitcode: the input is not a bitcode file: its size is not a
 	// multiple of 4, its wrapper header is cut short or points outside
 	// it, or the stream does not start with the magic number.
-	ErrNotBitcode = errors.New("not a bitcode file")
+	ErrNotBitcode = fmterr.Kind("not a bitcode file", fmterr.ErrMalformed)
 	// ErrMalformed: the bitstream or a record in it is malformed or cut
 	// short. Errors of the bitstream layer, which are not *FormatError,
 	// are ErrMalformed too.

@@ -1,12 +1,12 @@
 package bundle
 
 import (
-	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 )
 
 // ErrTooLarge is what every *TooLargeError is (errors.Is).
-var ErrTooLarge = errors.New("bundle: too large")
+var ErrTooLarge = fmterr.Kind("bundle: too large", fmterr.ErrLimit)
 
 // A TooLargeError is an inflated bundle or OffloadBinary past
 // Options.MaxInflated, all inflated past Options.MaxTotal, or a text
@@ -45,4 +45,4 @@ func (e *InflateError) Unwrap() error { return e.Err }
 
 // ErrBeyondHead is a read past what Options.KeepHead kept of an inflated
 // bundle.
-var ErrBeyondHead = errors.New("bundle: read beyond the kept head of an inflated bundle")
+var ErrBeyondHead = fmterr.Kind("bundle: read beyond the kept head of an inflated bundle", fmterr.ErrLimit)

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/textfmt"
 )
@@ -51,7 +52,7 @@ var ErrUnknownType = errors.New("bundle: unknown file type")
 
 // ErrNotBundle reports, when no type was given, an input that is neither
 // an object file, a binary bundle, a CCOB nor a text bundle.
-var ErrNotBundle = errors.New("bundle: not an offload bundle")
+var ErrNotBundle = fmterr.Kind("bundle: not an offload bundle", fmterr.ErrMalformed)
 
 // style is how a file type is read and written: its format and, for text,
 // its comment string. An Object style reads as Binary where the content is

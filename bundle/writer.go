@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/targetid"
 	"github.com/goffload/goffload/textfmt"
@@ -42,7 +43,7 @@ var ErrNoHost = errors.New("bundle: a fat object needs a host entry")
 
 // ErrBadID is an entry ID Write refuses: empty or not of a bundle entry
 // ID's shape.
-var ErrBadID = errors.New("bundle: bad entry ID")
+var ErrBadID = fmterr.Kind("bundle: bad entry ID", fmterr.ErrMalformed)
 
 // ErrNotELF is a fat object asked of Write whose host is an object file
 // other than ELF: LLVM's bundler runs llvm-objcopy for those, which this

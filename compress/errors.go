@@ -3,6 +3,7 @@ package compress
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 	"io"
 )
 
@@ -18,20 +19,20 @@ const (
 // Sentinel errors, reachable with errors.Is from every *FormatError.
 var (
 	// ErrNotCompressed: the input does not start with a CCOB header.
-	ErrNotCompressed = errors.New("not a compressed bundle")
+	ErrNotCompressed = fmterr.Kind("not a compressed bundle", fmterr.ErrMalformed)
 	// ErrHeaderTooSmall: unknown version, or fewer bytes than the header.
-	ErrHeaderTooSmall = errors.New(msgHeaderTooSmall)
+	ErrHeaderTooSmall = fmterr.Kind(msgHeaderTooSmall, fmterr.ErrTruncated)
 	// ErrUnknownMethod: a method code other than 0 (zlib) or 1 (zstd).
-	ErrUnknownMethod = errors.New(msgUnknownMethod)
+	ErrUnknownMethod = fmterr.Kind(msgUnknownMethod, fmterr.ErrMalformed)
 	// ErrCorrupt: the payload does not decompress.
-	ErrCorrupt = errors.New("corrupt compressed payload")
+	ErrCorrupt = fmterr.Kind("corrupt compressed payload", fmterr.ErrMalformed)
 	// ErrSize: a size field is inconsistent with the data or the file.
-	ErrSize = errors.New("inconsistent CCOB size")
+	ErrSize = fmterr.Kind("inconsistent CCOB size", fmterr.ErrMalformed)
 	// ErrTrailingData: bytes after a CCOB that are neither zero padding nor
 	// another CCOB.
-	ErrTrailingData = errors.New("unexpected data after compressed bundle")
+	ErrTrailingData = fmterr.Kind("unexpected data after compressed bundle", fmterr.ErrMalformed)
 	// ErrLimit: the input is too large for the requested format version.
-	ErrLimit = errors.New("size exceeds format limit")
+	ErrLimit = fmterr.Kind("size exceeds format limit", fmterr.ErrLimit)
 )
 
 // A FormatError describes a malformed CCOB, in the shape package fmterr
@@ -68,7 +69,7 @@ type HashMismatchError struct {
 }
 
 // ErrHashMismatch is what every *HashMismatchError is (errors.Is).
-var ErrHashMismatch = errors.New("ccob: hash mismatch")
+var ErrHashMismatch = fmterr.Kind("ccob: hash mismatch", fmterr.ErrMalformed)
 
 // Is reports a HashMismatchError as ErrHashMismatch.
 func (e *HashMismatchError) Is(target error) bool { return target == ErrHashMismatch }

@@ -44,7 +44,6 @@ func TestReadersAgree(t *testing.T) {
 	// each says why.
 	known := map[string]string{
 		"objfmt/testdata/wasm.fat.o":             "a WebAssembly host: the bundler's (through llvm-objcopy), not an object inspect walks",
-		"offloadbin/testdata/inputs/omp_big.obj": "a COFF big object (/bigobj): debug/pe does not read it; inspect lists nothing and reports it",
 	}
 	checked := 0
 	for _, p := range files {

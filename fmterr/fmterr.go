@@ -21,8 +21,14 @@
 //
 // both work. Each package keeps its own type so that its Error text names
 // the format ("compressed bundle at offset 0: ..."), and a caller matches
-// the errors of the package it called. The types and the sentinels they
-// wrap:
+// the errors of the package it called. Every package's sentinels are made
+// with Kind from the five shared ones (ErrMalformed, ErrTruncated,
+// ErrLimit, ErrInsecurePath, ErrNoMatch), so that one errors.Is answers
+// for any package: errors.Is(err, fmterr.ErrTruncated) holds for a
+// truncation whichever reader met it (e2e's TestSharedSentinels checks
+// it). The headers and section tables of ELF and COFF files are read by
+// one internal layer whose errors wrap the shared sentinels directly. The
+// types and the sentinels they wrap:
 //
 //	ar.FormatError          ErrNotArchive, ErrMalformed, ErrInsecurePath (and Path, the archive)
 //	binfmt.FormatError      ErrTruncatedTable

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/magic"
 )
@@ -15,7 +16,7 @@ import (
 var (
 	// ErrMalformed: the input is a malformed object file. Every
 	// *FormatError, *LLVMError and *LayoutError is ErrMalformed.
-	ErrMalformed = errors.New("malformed object file")
+	ErrMalformed = fmterr.Kind("malformed object file", fmterr.ErrMalformed)
 	// ErrUnsupported: AddSections or StripBundles cannot lay out this
 	// input as llvm-objcopy 22 would (a section inside a segment that
 	// would change size, MIPS64 relocations to renumber).

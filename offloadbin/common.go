@@ -1,8 +1,8 @@
 package offloadbin
 
 import (
-	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 	"io"
 	"strings"
 )
@@ -76,10 +76,10 @@ func (b *Binary) ImageSize() int64 { return b.image.Size() }
 var (
 	// ErrInvalid is LLVM's parse_failed: "Invalid data was encountered
 	// while parsing the file".
-	ErrInvalid = errors.New("Invalid data was encountered while parsing the file")
+	ErrInvalid = fmterr.Kind("Invalid data was encountered while parsing the file", fmterr.ErrMalformed)
 	// ErrTruncated is LLVM's unexpected_eof: "The end of the file was
 	// unexpectedly encountered".
-	ErrTruncated = errors.New("The end of the file was unexpectedly encountered")
+	ErrTruncated = fmterr.Kind("The end of the file was unexpectedly encountered", fmterr.ErrTruncated)
 )
 
 // FormatError describes malformed input, in the shape package fmterr

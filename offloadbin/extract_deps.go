@@ -10,11 +10,12 @@ import (
 
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/bitcode"
+	"github.com/goffload/goffload/fmterr"
 )
 
 // ErrBadBitcode wraps bitcode that cannot be read as a module; LLVM 22 says
 // "Failed to create module".
-var ErrBadBitcode = errors.New("Failed to create module")
+var ErrBadBitcode = fmterr.Kind("Failed to create module", fmterr.ErrMalformed)
 
 // BitcodeError reports host bitcode whose module cannot be read.
 type BitcodeError struct{ Err error }

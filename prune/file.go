@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/offloadbin"
@@ -326,7 +327,7 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 
 // ErrNoDeviceCode marks files without device code to rewrite (with
 // ErrRefused): in an archive or a tree, such files are kept as they are.
-var ErrNoDeviceCode = errors.New("no device code to rewrite")
+var ErrNoDeviceCode = fmterr.Kind("no device code to rewrite", fmterr.ErrNoMatch)
 
 func nothing(format string, a ...any) error {
 	return fmt.Errorf("%w: %w: %s", ErrRefused, ErrNoDeviceCode, fmt.Sprintf(format, a...))

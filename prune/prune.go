@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/targetid"
@@ -134,7 +135,7 @@ func refuse(format string, a ...any) error {
 }
 
 // ErrEmpty is a Keep that keeps no code object of the input.
-var ErrEmpty = errors.New("prune: no code object of the input fits what is kept")
+var ErrEmpty = fmterr.Kind("prune: no code object of the input fits what is kept", fmterr.ErrNoMatch)
 
 // ErrMismatch is a replacement that is not code the replaced entry's
 // target accepts.

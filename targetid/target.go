@@ -3,6 +3,7 @@ package targetid
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/editdist"
 	"slices"
 	"sort"
@@ -54,7 +55,7 @@ var (
 	// nor one present in the input (Check).
 	ErrUnknown = errors.New("targetid: unknown target")
 	// ErrNoMatch: no code object of a container suits the target.
-	ErrNoMatch = errors.New("targetid: no code object for the target")
+	ErrNoMatch = fmterr.Kind("targetid: no code object for the target", fmterr.ErrNoMatch)
 	// ErrAmbiguous: the target leaves a mode open and the container holds
 	// only builds that differ in it.
 	ErrAmbiguous = errors.New("targetid: the target leaves a mode open")

@@ -14,10 +14,10 @@ package textfmt
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/magic"
 )
 
@@ -37,7 +37,7 @@ func Comment(typ string) (string, bool) {
 
 // ErrNoEnd reports an entry without an END marker (LLVM 22's behaviour
 // there is undefined).
-var ErrNoEnd = errors.New("no END marker")
+var ErrNoEnd = fmterr.Kind("no END marker", fmterr.ErrTruncated)
 
 // FormatError reports a malformed text bundle, in the shape package fmterr
 // describes: the Offset of the entry's payload, the Field ("END marker"),

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/prune"
 	"github.com/goffload/goffload/targetid"
@@ -68,7 +69,7 @@ type TreeOptions struct {
 }
 
 // ErrInside is an output folder inside the input folder.
-var ErrInside = errors.New("tree: the output would be walked as input")
+var ErrInside = fmterr.Kind("tree: the output would be walked as input", fmterr.ErrInsecurePath)
 
 // inside reports whether path (which need not exist) lies in folder dir,
 // links resolved.

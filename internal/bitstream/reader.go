@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 // Error is a malformed-stream error; Bit is the bit offset from the start of
@@ -39,7 +41,7 @@ func (e *Error) LLVMMessage() string { return e.LLVM }
 
 // ErrMalformed is what every Error is (errors.Is): a malformed or
 // truncated stream. Package bitcode exports it as bitcode.ErrMalformed.
-var ErrMalformed = errors.New("malformed bitcode")
+var ErrMalformed = fmterr.Kind("malformed bitcode", fmterr.ErrMalformed)
 
 // Kind says what Advance found.
 type Kind int
