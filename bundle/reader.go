@@ -34,6 +34,7 @@ type part struct {
 	format Format
 	r      io.ReaderAt // the container; for text, its bytes in memory
 	size   int64
+	input  io.ReaderAt // the input given to Read, when r's bytes are its own
 	// entries are a binary bundle's or fat object's, in LLVM's order.
 	entries []*Entry
 	// tail is the damage a fat object's reading met after its last entry
@@ -124,6 +125,7 @@ func Read(r io.ReaderAt, size int64, o *Options) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.input = r
 	return &Bundle{Format: p.format, parts: []*part{p}}, nil
 }
 
@@ -326,6 +328,42 @@ func (e *Entry) Size() int64 {
 		return -1
 	}
 	return e.size
+}
+
+// Offset returns where the entry's bytes lie in the input given to Open or
+// Read: the file offset package inspect reports for the same code object.
+// It is -1 for an entry inside a CCOB's inflated bytes and for one whose
+// bytes cannot be read (Open says why).
+func (e *Entry) Offset() int64 {
+	if e.part == nil || e.part.input == nil || e.Size() < 0 {
+		return -1
+	}
+	if e.part.format == Text {
+		return e.off // the text is the input's bytes, from its start
+	}
+	base, ok := offsetIn(e.r, e.part.input)
+	if !ok {
+		return -1
+	}
+	return base + e.off
+}
+
+// offsetIn returns where r's first byte lies in top, following the
+// io.SectionReaders r is made of; false when r's bytes are not top's.
+func offsetIn(r, top io.ReaderAt) (int64, bool) {
+	var off int64
+	for r != nil {
+		if r == top {
+			return off, true
+		}
+		sr, ok := r.(*io.SectionReader)
+		if !ok {
+			return 0, false
+		}
+		outer, o, _ := sr.Outer()
+		off, r = off+o, outer
+	}
+	return 0, false
 }
 
 // Open returns a reader of the entry's bytes. It fails for an entry whose

@@ -43,9 +43,9 @@ func TestReadersAgree(t *testing.T) {
 	// Inputs one reader reads and inspect does not, on purpose or not yet:
 	// each says why.
 	known := map[string]string{
-		"objfmt/testdata/wasm.fat.o":             "a WebAssembly host: the bundler's (through llvm-objcopy), not an object inspect walks",
+		"objfmt/testdata/wasm.fat.o": "a WebAssembly host: the bundler's (through llvm-objcopy), not an object inspect walks",
 	}
-	checked := 0
+	checked, offsetsChecked, imagesChecked := 0, 0, 0
 	for _, p := range files {
 		if _, ok := known[strings.TrimPrefix(filepath.ToSlash(p), "../")]; ok {
 			continue
@@ -56,7 +56,9 @@ func TestReadersAgree(t *testing.T) {
 		}
 		l := inspect.Read(bytes.NewReader(data), int64(len(data)), p, nil)
 		have := map[string][]string{} // "<ID> <size>" -> digests of inspect's objects
+		offsets := map[int64]bool{}   // the file offsets inspect gives
 		for _, o := range l.Objects {
+			offsets[o.Offset] = true
 			r, err := o.Open()
 			if err != nil {
 				continue
@@ -80,6 +82,12 @@ func TestReadersAgree(t *testing.T) {
 				if e.IsHost() && len(got) == 0 {
 					continue // a fat object's host entry stands for the object
 				}
+				if off := e.Offset(); off >= 0 && len(got) > 0 && !e.IsHost() {
+					offsetsChecked++
+				}
+				if off := e.Offset(); off >= 0 && len(got) > 0 && !offsets[off] && !e.IsHost() {
+					t.Errorf("%s: bundle puts %s at file offset %d, inspect has no object there", p, e.ID, off)
+				}
 				k := fmt.Sprintf("%s %d", e.ID, len(got))
 				if !contains(have[k], digest(got)) {
 					t.Errorf("%s: bundle lists %s (%d bytes), inspect does not (inspect: %s)", p, e.ID, len(got), keys(have))
@@ -93,6 +101,12 @@ func TestReadersAgree(t *testing.T) {
 		if err == nil {
 			for _, f := range found {
 				img, _ := io.ReadAll(f.Image())
+				if f.ImageOffset >= 0 {
+					imagesChecked++
+				}
+				if f.ImageOffset >= 0 && !offsets[f.ImageOffset] {
+					t.Errorf("%s: offloadbin puts %s %s at file offset %d, inspect has no object there", p, f.Triple(), f.Arch(), f.ImageOffset)
+				}
 				ok := false
 				for k, ds := range have {
 					if strings.HasSuffix(strings.SplitN(k, " ", 2)[0], f.Arch()) && strings.Contains(k, f.Triple()) && contains(ds, digest(img)) {
@@ -107,10 +121,10 @@ func TestReadersAgree(t *testing.T) {
 		}
 		l.Close()
 	}
-	if checked < 100 {
-		t.Errorf("only %d entries and images compared", checked)
+	if checked < 100 || offsetsChecked < 50 || imagesChecked < 10 {
+		t.Errorf("only %d entries and images compared, %d bundle and %d offloadbin file offsets", checked, offsetsChecked, imagesChecked)
 	}
-	t.Logf("%d files, %d entries and images compared", len(files), checked)
+	t.Logf("%d files, %d entries and images compared, %d bundle and %d offloadbin file offsets", len(files), checked, offsetsChecked, imagesChecked)
 }
 
 func digest(b []byte) string {

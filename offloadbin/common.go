@@ -2,9 +2,10 @@ package offloadbin
 
 import (
 	"fmt"
-	"github.com/goffload/goffload/fmterr"
 	"io"
 	"strings"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 // StringEntry is one key/value pair of an image's string map.
@@ -30,6 +31,27 @@ type Binary struct {
 	Strings []StringEntry
 
 	image *io.SectionReader
+	buf   io.ReaderAt // the buffer walked, holding the binary's header
+	at    int64       // the header's offset in buf
+}
+
+// offsetIn returns where r's first byte lies in top, following the
+// io.SectionReaders r is made of, and false when r's bytes are not top's
+// (inflated, or copied out of it).
+func offsetIn(r io.ReaderAt, top io.ReaderAt) (int64, bool) {
+	var off int64
+	for r != nil {
+		if r == top {
+			return off, true
+		}
+		sr, ok := r.(*io.SectionReader)
+		if !ok {
+			return 0, false
+		}
+		outer, o, _ := sr.Outer()
+		off, r = off+o, outer
+	}
+	return 0, false
 }
 
 // String returns the value stored for key, or "" when there is none. When a

@@ -70,6 +70,12 @@ type Found struct {
 	// the input's name as given, or the stored name of the archive member
 	// holding it. llvm-offload-binary --archive names members after it.
 	Container string
+	// FileOffset is where the binary's header lies in the input given to
+	// Extract, and ImageOffset where the image's bytes do: the file
+	// offsets package inspect reports. They are -1 when the bytes are not
+	// the input's own (a compressed v3 binary's image, host bitcode's
+	// embedded objects, a thin archive's member files).
+	FileOffset, ImageOffset int64
 }
 
 // Extract finds every OffloadBinary image in an input, as LLVM 22's
@@ -85,6 +91,16 @@ func Extract(r io.ReaderAt, size int64, name string, opts ...ReadOption) ([]Foun
 	out, err := extract(r, size, name, cfg, 0)
 	if err = cfg.result(err); err != nil {
 		return nil, err
+	}
+	for i := range out {
+		f := &out[i]
+		f.FileOffset, f.ImageOffset = -1, -1
+		if o, ok := offsetIn(f.buf, r); ok {
+			f.FileOffset = o + f.at
+		}
+		if o, ok := offsetIn(f.image, r); ok {
+			f.ImageOffset = o
+		}
 	}
 	return out, nil
 }
@@ -147,6 +163,6 @@ func extract(r io.ReaderAt, size int64, name string, cfg *readConfig, depth int)
 
 func (cfg *readConfig) walk(r io.ReaderAt, size int64, name string) ([]Found, error) {
 	var out []Found
-	err := cfg.readAll(r, size, func(b *Binary) { out = append(out, Found{b, name}) })
+	err := cfg.readAll(r, size, func(b *Binary) { out = append(out, Found{Binary: b, Container: name}) })
 	return out, err
 }

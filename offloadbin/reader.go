@@ -198,6 +198,14 @@ type header struct {
 }
 
 func (c *readConfig) read(r io.ReaderAt, off, avail int64) ([]*Binary, int64, error) {
+	bins, n, err := c.readBinary(r, off, avail)
+	for _, b := range bins {
+		b.buf, b.at = r, off
+	}
+	return bins, n, err
+}
+
+func (c *readConfig) readBinary(r io.ReaderAt, off, avail int64) ([]*Binary, int64, error) {
 	fail := func(kind error, field, format string, a ...any) ([]*Binary, int64, error) {
 		return nil, 0, formatError(off, field, kind, format, a...)
 	}
