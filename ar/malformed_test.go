@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 type malformedCase struct {

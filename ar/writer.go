@@ -29,7 +29,7 @@ type writeConfig struct {
 // WithSym64Threshold sets the member-header offset from which the symbol
 // table switches to "/SYM64/" (64-bit offsets). The default is 1<<32;
 // LLVM's tools take it from the SYM64_THRESHOLD environment variable,
-// which is their command lines' business (see internal/bundler).
+// which is their command lines' business (see internal/tool/bundler).
 func WithSym64Threshold(n uint64) WriteOption {
 	return func(c *writeConfig) { c.sym64Threshold = n }
 }

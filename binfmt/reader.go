@@ -8,7 +8,7 @@ import (
 
 	"github.com/goffload/goffload/fmterr"
 
-	"github.com/goffload/goffload/internal/llvmhash"
+	"github.com/goffload/goffload/internal/llvm/llvmhash"
 	"github.com/goffload/goffload/magic"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // arSymbols returns the names in the "/" member of a GNU archive.

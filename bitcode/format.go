@@ -69,8 +69,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/goffload/goffload/bitcode/internal/bitstream"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/internal/bitstream"
 	"github.com/goffload/goffload/magic"
 )
 

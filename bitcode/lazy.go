@@ -1,7 +1,7 @@
 package bitcode
 
 import (
-	"github.com/goffload/goffload/internal/bitstream"
+	"github.com/goffload/goffload/bitcode/internal/bitstream"
 )
 
 // More block IDs and record codes the lazy module loader cares about.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/bitcode/internal/bitstream"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/internal/bitstream"
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // TestDiffBlockLengthFlips flips single bits in the length words of the

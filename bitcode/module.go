@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/goffload/goffload/internal/bitstream"
+	"github.com/goffload/goffload/bitcode/internal/bitstream"
 )
 
 // MODULE_BLOCK record codes.

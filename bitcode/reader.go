@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/internal/bitstream"
+	"github.com/goffload/goffload/bitcode/internal/bitstream"
 )
 
 // module is one MODULE block found at the top level.

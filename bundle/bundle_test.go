@@ -14,7 +14,7 @@ import (
 
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/compress"
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/offloadbin"

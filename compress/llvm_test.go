@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 	"github.com/klauspost/compress/zstd"
 )
 

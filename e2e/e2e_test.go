@@ -18,8 +18,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/goffload/goffload/internal/difftest"
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/difftest"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // ourTools are the programs goffload replaces. clang 22 runs the first two;

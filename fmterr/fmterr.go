@@ -61,7 +61,7 @@
 // text in a field LLVM; offloadbin.BitcodeError gives LLVM's "Failed to
 // create module"; errors whose text is LLVM's word for word return their
 // text (objfmt.LLVMError, offloadbin.ObjectError, ar.MemberError,
-// hda.Error and the bundler's Error in internal/bundler). Callers never
+// hda.Error and the bundler's Error in internal/tool/bundler). Callers never
 // look for the text package by package: LLVMMessage, below, finds it
 // anywhere in an error's tree, and gives the error's own text where LLVM
 // has none.

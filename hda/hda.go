@@ -5,7 +5,7 @@
 // LLVM 22's clang-offload-bundler -type=a -unbundle does, and
 // Output.WriteArchive writes it to an io.Writer with LLVM's symbol table.
 // Where the archives go (files, temporary names, renames) is the caller's
-// business: the bundler's command line (internal/bundler) writes them all
+// business: the bundler's command line (internal/tool/bundler) writes them all
 // before it puts any in place.
 //
 // Device payloads are not held in memory: the members returned read ELF
@@ -31,7 +31,7 @@ import (
 	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/internal/oserr"
+	"github.com/goffload/goffload/internal/llvm/oserr"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/objfmt"

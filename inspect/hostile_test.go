@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/ar"
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 func realBytes(t *testing.T, name string) []byte {

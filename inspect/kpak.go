@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goffload/goffload/internal/msgpack"
+	"github.com/goffload/goffload/inspect/internal/msgpack"
 	"github.com/klauspost/compress/zstd"
 )
 

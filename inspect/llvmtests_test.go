@@ -8,7 +8,7 @@ import (
 )
 
 // Inputs of the shapes of LLVM's --offloading regression tests, made by
-// testdata/llvmtests/gen.sh; internal/goffloadcmd compares goffload with
+// testdata/llvmtests/gen.sh; internal/tool/goffload compares goffload with
 // what LLVM 22's tools say about all of them.
 const llvmTestsDir = "../testdata/llvmtests"
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // The files of testdata/inspect are real clang 22 outputs made by

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // pad returns s followed by zeros up to n bytes.

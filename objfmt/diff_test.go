@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // differential runs llvm-objcopy 22 and this package on the same input and

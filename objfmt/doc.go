@@ -31,7 +31,7 @@
 // Other object formats (COFF and PE, Mach-O, Wasm, XCOFF, DXContainer) are
 // recognised by IsObject; for them the bundler runs the real llvm-objcopy.
 // Finding and running it, its temporary files and its messages belong to
-// the command line (internal/bundler), not to this package.
+// the command line (internal/tool/bundler), not to this package.
 //
 // Payloads are streamed from their io.ReaderAt to the io.Writer; only headers,
 // string tables and the symbol table of the host are held in memory.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/difftest"
+	"github.com/goffload/goffload/internal/test/difftest"
 )
 
 // goldenSections are the sections testdata/gen.sh adds to every host.

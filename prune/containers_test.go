@@ -13,7 +13,7 @@ import (
 	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/inspect"
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 const realDir = "../testdata/inspect"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 	"github.com/goffload/goffload/targetid"
 )
 

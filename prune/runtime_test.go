@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/inspect"
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // These tests build HIP programs with clang 22 (no ROCm: -nogpulib), link

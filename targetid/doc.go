@@ -5,7 +5,7 @@
 // compatibility of a stored ID with a requested one and the target-ID
 // conflict rule; and the runtime's choice of code object for a GPU
 // (GPU.Fit). The bundler's error messages built from them are its command
-// line's (internal/bundler).
+// line's (internal/tool/bundler).
 //
 // Everything here reproduces the observable behaviour of the LLVM 22.1.8
 // binary, which the tests check against the reference tool when it is

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/internal/llvmref"
+	"github.com/goffload/goffload/internal/test/llvmref"
 )
 
 // Differential-test helpers: run the LLVM 22 bundler and read golden tables.

@@ -10,7 +10,7 @@ import (
 )
 
 // invalidInputs seed FuzzParse: command-line targets, most of which LLVM
-// 22's bundler rejects (its messages: internal/bundler/testdata/invalid-targets.txt).
+// 22's bundler rejects (its messages: internal/tool/bundler/testdata/invalid-targets.txt).
 var invalidInputs = []string{
 	"foo-bar-baz-qux-quux",
 	"cuda-nvptx64-nvidia-cuda--sm_70",

@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"github.com/goffload/goffload/internal/bundler"
+	"github.com/goffload/goffload/internal/tool/bundler"
 )
 
 func main() {

@@ -7,7 +7,7 @@ package main
 import (
 	"os"
 
-	"github.com/goffload/goffload/internal/goffloadcmd"
+	"github.com/goffload/goffload/internal/tool/goffload"
 )
 
 func main() {

@@ -4,7 +4,7 @@
 # Clang's outputs carry its version string, so a rebuild differs from the
 # checked-in files in bytes, not in shape: the container and image counts
 # pinned by offloadbin/extract_test.go hold for either. One test pins a
-# byte offset inside khost.bc (internal/packager/diff3_test.go, the bit
+# byte offset inside khost.bc (internal/tool/packager/diff3_test.go, the bit
 # flip LLVM rejects) and must follow a rebuilt khost.bc.
 # Usage: sh gen.sh [LLVM_BIN]   (run from this folder)
 set -eu

@@ -1,0 +1,291 @@
+package bundler
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"time"
+
+	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/hda"
+	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/llvm/oserr"
+	"github.com/goffload/goffload/internal/spool"
+	"github.com/goffload/goffload/internal/tool/bundler/objcopy"
+)
+
+// unbundleArchive splits a heterogeneous device archive (-type=a
+// -unbundle) into one archive per target. The rules are LLVM 22's, and
+// package hda applies them: members are read in archive order, a CCOB
+// member decompressed first; a member that is an object file is read for
+// its bundle sections, any other as a binary bundle (a member without
+// bundles, a text bundle among them, is skipped); every bundle ID
+// goes to every compatible requested target, not only the first, so one
+// code object can land in several outputs; each output is a GNU archive
+// with LLVM's symbol table, its members named
+// <stem>-<stored ID><stem><ext> with ':' replaced by '_'. A target left
+// without code objects is an error unless -allow-missing-bundles, which
+// writes it an empty archive ("!<arch>\n"). Here the bundler adds what
+// belongs to a process: the input file, where compressed members are
+// inflated (memberSpool), the environment (SYM64_THRESHOLD), warnings,
+// -### and -verbose output, and the output files (writeArchives).
+func (j *job) unbundleArchive() error {
+	// LLVM 22 keys its outputs by standardised target: of two targets that
+	// standardise alike, the first output is never written and the last
+	// gets every code object twice, with no word said. We refuse.
+	if a, b, ok := j.sameStandard(); ok {
+		return errorf("Duplicate targets are not allowed: '%s' and '%s' both standardise to '%s'", a.raw, b.raw, a.std)
+	}
+	in, err := j.openRaw(j.inputs[0])
+	if err != nil {
+		return err
+	}
+	defer in.close()
+	members := &memberSpool{j: j}
+	defer members.close()
+	o := hda.Options{
+		Archive:      in.r,
+		ArchiveSize:  in.size,
+		ArchiveName:  j.inputs[0],
+		AllowMissing: j.AllowMissing,
+		HipOpenMP:    j.HipOpenMP,
+		CheckInput:   j.CheckArchive,
+		Decompress:   members.decompress,
+	}
+	if j.DryRun {
+		o.DryRun = func() { j.printCommand(objcopy.StripArgs(objcopy.TempName(), objcopy.TempName())) }
+	}
+	// LLVM copies the member to a temporary file and runs llvm-objcopy on
+	// it, whose messages name that file.
+	o.ObjcopyFailed = func(err error) error { return j.objcopyFailed(objcopy.TempName(), err) }
+	if j.Verbose {
+		o.Uncompressed = func() { fmt.Fprintln(j.Stderr, "Uncompressed bundle.") }
+	}
+	for _, t := range j.targets {
+		o.Targets = append(o.Targets, t.std)
+	}
+	res, err := hda.Unbundle(o)
+	if err != nil {
+		return hdaError(err)
+	}
+	defer res.Close()
+	return j.writeArchives(res.Outputs)
+}
+
+// hdaError passes on hda's error, whose text is LLVM's.
+func hdaError(err error) error {
+	var he *hda.Error
+	if errors.As(err, &he) {
+		return &Error{Msg: he.Msg, Err: he.Err}
+	}
+	return err
+}
+
+// writeArchives writes each target's archive to its output, atomically:
+// every output is written to a temporary file first, and they are renamed
+// into place together at the end, so that a failure writing one (a folder
+// in the way, a full disk) leaves every output as it was (LLVM 22 first
+// writes the archives of the targets before). "-" is a file named "-"
+// here, as in LLVM. Write errors carry no path, as in LLVM.
+func (j *job) writeArchives(outs []hda.Output) error {
+	// LLVM's archive writer reads SYM64_THRESHOLD (whatever
+	// OFFLOAD_BUNDLER_IGNORE_ENV_VAR says), and prints its warnings
+	// (unreadable bitcode members) with a plain "warning: " tag, never
+	// colored.
+	v, set := j.LookupEnv("SYM64_THRESHOLD")
+	opts := []ar.WriteOption{
+		ar.WithSym64Threshold(sym64ThresholdFromEnv(v, set)),
+		ar.WithWarnings(func(err error) { fmt.Fprintf(j.Stderr, "warning: %s\n", err.Error()) }),
+	}
+	files := make([]*atomicfile.File, 0, len(outs))
+	defer func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}()
+	for i, out := range outs {
+		f, err := atomicfile.CreateFile(j.outputs[i])
+		if err != nil {
+			return &Error{Msg: oserr.Strerror(err), Err: err}
+		}
+		files = append(files, f)
+		if err := out.WriteArchive(f, opts...); err != nil {
+			return hdaError(err)
+		}
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return &Error{Msg: oserr.Strerror(err), Err: err}
+		}
+	}
+	return nil
+}
+
+// sameStandard returns the first two targets, in command-line order, that
+// standardise to the same ID.
+func (j *job) sameStandard() (a, b target, ok bool) {
+	first := map[string]target{}
+	for _, t := range j.targets {
+		if f, dup := first[t.std]; dup {
+			return f, t, true
+		}
+		first[t.std] = t
+	}
+	return target{}, target{}, false
+}
+
+// memberSpool holds an archive's decompressed members, one after another in
+// one unnamed temporary file (one file, not one per member: they are read
+// again only when the outputs are written, and an archive may have
+// thousands of members). Each member is decoded as a stream and capped at
+// maxDecompressed, so that a member that is a decompression bomb costs the
+// decoder's window in memory and at most the cap on disk.
+type memberSpool struct {
+	j *job
+	f *spool.File
+}
+
+func (s *memberSpool) close() {
+	if s.f != nil {
+		s.f.Close()
+	}
+}
+
+// decompress is hda.Options.Decompress: the decompression of
+// decompressInput for a member, with the same semantics (LLVM 22's reading
+// of one CCOB, else several back to back with padding, LLVM's message when
+// both fail) and verbose statistics. The decompressed member is the
+// concatenation of its bundles.
+func (s *memberSpool) decompress(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
+	if s.f == nil {
+		f, err := spool.New()
+		if err != nil {
+			return nil, 0, err
+		}
+		s.f = f
+	}
+	start := time.Now()
+	begin := s.f.Size
+	type stat struct {
+		h        compress.Header
+		payload  int64
+		computed uint64
+	}
+	var stats []stat
+	rd, h, llvmErr := compress.NewLLVMReader(r, size)
+	if llvmErr == nil {
+		var sum uint64
+		sum, llvmErr = s.drain(begin, rd)
+		if llvmErr == nil {
+			stats = append(stats, stat{h, size - int64(h.Len()), sum})
+		} else if isTooLarge(llvmErr) || isWriteError(llvmErr) {
+			return nil, 0, llvmErr
+		}
+	}
+	if llvmErr != nil {
+		if errors.Is(llvmErr, compress.ErrNotCompressed) || errors.Is(llvmErr, compress.ErrHeaderTooSmall) || errors.Is(llvmErr, compress.ErrUnknownMethod) {
+			return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
+		}
+		// What LLVM 22 rejects: several CCOBs, padding. What LLVM's
+		// reading wrote is dropped.
+		if err := s.truncate(begin); err != nil {
+			return nil, 0, err
+		}
+		cr := compress.NewReader(r, size)
+		for {
+			m, err := cr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
+			}
+			sum, err := s.drain(begin, cr)
+			if isTooLarge(err) || isWriteError(err) {
+				return nil, 0, err
+			}
+			if err != nil {
+				return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
+			}
+			stats = append(stats, stat{m.Header, m.PayloadSize, sum})
+		}
+	}
+	elapsed := time.Since(start)
+	if s.j.Verbose {
+		for _, st := range stats {
+			for _, l := range formatDecompressStats(st.h, uint64(st.payload), elapsed, st.computed) {
+				fmt.Fprintln(s.j.Stderr, l)
+			}
+		}
+	}
+	n := s.f.Size - begin
+	return io.NewSectionReader(s.f, begin, n), n, nil
+}
+
+// drain appends one decompressed bundle from r to the spool, the member
+// that starts at begin staying within maxDecompressed, hashing it in
+// verbose mode (the hash LLVM prints). A wrong stored hash is no error.
+func (s *memberSpool) drain(begin int64, r io.Reader) (uint64, error) {
+	var w io.Writer = &memberWriter{f: s.f, begin: begin}
+	var h hash.Hash
+	if s.j.Verbose {
+		h = md5.New()
+		w = io.MultiWriter(w, h)
+	}
+	buf := make([]byte, 256<<10)
+	if _, err := io.CopyBuffer(w, r, buf); err != nil && !errors.Is(err, compress.ErrHashMismatch) {
+		return 0, err
+	}
+	if h == nil {
+		return 0, nil
+	}
+	return binary.LittleEndian.Uint64(h.Sum(nil)), nil
+}
+
+// truncate drops what the spool holds from off on.
+func (s *memberSpool) truncate(off int64) error {
+	if err := s.f.Truncate(off); err != nil {
+		return &writeError{err}
+	}
+	if _, err := s.f.Seek(off, io.SeekStart); err != nil {
+		return &writeError{err}
+	}
+	s.f.Size = off
+	return nil
+}
+
+// memberWriter appends to the spool, failing with a *spool.TooLargeError
+// once the member starting at begin would pass maxDecompressed.
+type memberWriter struct {
+	f     *spool.File
+	begin int64
+}
+
+func (w *memberWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > maxDecompressed-(w.f.Size-w.begin) {
+		return 0, &spool.TooLargeError{What: "decompressed bundle", Max: maxDecompressed}
+	}
+	n, err := w.f.File.Write(p)
+	w.f.Size += int64(n)
+	if err != nil {
+		return n, &writeError{err}
+	}
+	return n, nil
+}
+
+// writeError is a failure to write the temporary file (a full disk): an
+// error of its own, not a damaged member.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
+func isWriteError(err error) bool {
+	var we *writeError
+	return errors.As(err, &we)
+}
