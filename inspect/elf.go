@@ -1,12 +1,12 @@
 package inspect
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/goffload/goffload/internal/hipfatbin"
 	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/magic"
 )
@@ -222,51 +222,35 @@ type Wrapper struct {
 	KpackRef *KpackRef
 }
 
-const (
-	wrapperSize = 24
-	magicHIPF   = 0x48495046
-	magicHIPK   = 0x4B504948
-)
-
-// wrappers reads the .hipFatBinSegment wrappers and matches each address to
-// a bundle start.
+// wrappers reads the .hipFatBinSegment wrappers through package hipfatbin
+// and matches each address to a bundle start.
 func (w *walker) wrappers(f *elfFile, r io.ReaderAt, size int64, s *objfile.Section, fatbins, kpackRefs []*objfile.Section, p place) {
-	n := int64(s.Size) / wrapperSize
-	if n > 1<<20 {
-		w.fail(p, int64(s.Offset), s.Name, fmt.Errorf("%w: %d wrappers", ErrLimit, n))
+	ws, err := hipfatbin.Wrappers(f.ELF, f.secs, s)
+	if err != nil {
+		var e *objfile.Error
+		if errors.As(err, &e) {
+			w.fail(p, e.Offset, s.Name, &layerError{e})
+		} else {
+			w.fail(p, int64(s.Offset), s.Name, err)
+		}
 		return
 	}
-	bo := f.ByteOrder
-	addends := relativeAddends(f, r, size, s.Addr, s.Addr+s.Size)
-	var buf [wrapperSize]byte
-	for i := int64(0); i < n; i++ {
-		off := int64(s.Offset) + i*wrapperSize
-		if _, err := r.ReadAt(buf[:], off); err != nil {
-			w.fail(p, off, fmt.Sprintf("%s wrapper %d", s.Name, i), err)
-			return
-		}
-		wr := Wrapper{Offset: p.at(off), Version: bo.Uint32(buf[4:]), Address: bo.Uint64(buf[8:]),
-			Reserved: bo.Uint64(buf[16:]), Bundle: -1}
-		if a, ok := addends[s.Addr+uint64(i)*wrapperSize+8]; ok {
-			// lld leaves the field 0 and writes the address as the
-			// addend of a RELATIVE dynamic relocation; GNU ld writes both.
-			wr.Address = a
-		}
-		m := bo.Uint32(buf[0:])
-		switch m {
-		case magicHIPF:
+	for _, hw := range ws {
+		wr := Wrapper{Offset: p.at(hw.Offset), Version: hw.Version, Address: hw.Address, Reserved: hw.Reserved, Bundle: -1}
+		switch hw.Magic {
+		case hipfatbin.MagicHIPF:
 			wr.Magic = "HIPF"
-		case magicHIPK:
+		case hipfatbin.MagicHIPK:
 			wr.Magic = "HIPK"
 		default:
-			wr.Magic = fmt.Sprintf("%#08x", m)
+			wr.Magic = fmt.Sprintf("%#08x", hw.Magic)
 		}
 		switch {
-		case m == magicHIPK:
+		case hw.Magic == hipfatbin.MagicHIPK:
 			wr.Note = "kpack: code objects live in a KPAK archive"
 			wr.KpackRef = w.kpackRef(f, r, size, wr.Address, kpackRefs, p)
-		case m != magicHIPF:
-			wr.Note = fmt.Sprintf("unknown magic %#08x", m)
+		case hw.Magic != hipfatbin.MagicHIPF:
+			wr.Note = fmt.Sprintf("unknown magic %#08x", hw.Magic)
 		case f.Type == etRel:
 			wr.Note = "address set by relocation at link time"
 		default:
@@ -288,91 +272,4 @@ func (w *walker) bundleAt(addr uint64, fatbins []*objfile.Section, file string) 
 		return -1, fmt.Sprintf("points into %s at offset %d, not at a bundle start", s.Name, addr-s.Addr)
 	}
 	return -1, fmt.Sprintf("address %#x lies outside .hip_fatbin", addr)
-}
-
-// Relative relocation types: the loader writes base + addend.
-const (
-	rX86_64Relative  = 8
-	rAArch64Relative = 1027
-	rPPC64Relative   = 22
-)
-
-// relativeAddends returns, for every RELATIVE or 64-bit absolute dynamic
-// relocation whose place lies in [lo, hi), the address it stores there.
-func relativeAddends(f *elfFile, r io.ReaderAt, size int64, lo, hi uint64) map[uint64]uint64 {
-	out := map[uint64]uint64{}
-	if !f.Is64 || f.Type == etRel {
-		return out
-	}
-	var relative, abs64 uint32
-	switch elf.Machine(f.Machine) {
-	case elf.EM_X86_64:
-		relative, abs64 = rX86_64Relative, uint32(elf.R_X86_64_64)
-	case elf.EM_AARCH64:
-		relative, abs64 = rAArch64Relative, uint32(elf.R_AARCH64_ABS64)
-	case elf.EM_PPC64:
-		relative, abs64 = rPPC64Relative, uint32(elf.R_PPC64_ADDR64)
-	default:
-		return out
-	}
-	bo := f.ByteOrder
-	// Symbolic relocations (-fgpu-rdc links: the wrapper names the
-	// exported __hip_fatbin_<id> symbol) resolve through .dynsym.
-	var dynsym *objfile.Section
-	for i := range f.secs {
-		if f.secs[i].Type == objfile.SHTDynsym {
-			dynsym = &f.secs[i]
-			break
-		}
-	}
-	symValue := func(i uint32) (uint64, bool) {
-		if i == 0 || dynsym == nil {
-			return 0, false
-		}
-		off, n, err := f.Contents(dynsym)
-		if err != nil || uint64(i+1)*24 > uint64(n) {
-			return 0, false
-		}
-		var sym [24]byte
-		if _, err := r.ReadAt(sym[:], off+int64(i)*24); err != nil || bo.Uint16(sym[6:]) == 0 { // st_shndx: SHN_UNDEF
-			return 0, false
-		}
-		return bo.Uint64(sym[8:]), true
-	}
-	for i := range f.secs {
-		s := &f.secs[i]
-		if s.Type != objfile.SHTRela {
-			continue
-		}
-		off, n, err := f.Contents(s)
-		if err != nil {
-			continue
-		}
-		sr := io.NewSectionReader(r, off, n)
-		var buf [24 * 256]byte
-		for pos := int64(0); pos+24 <= n; {
-			k, err := sr.ReadAt(buf[:min(int64(len(buf)), (n-pos)/24*24)], pos)
-			k -= k % 24
-			for i := 0; i < k; i += 24 {
-				e := buf[i : i+24]
-				place, info := bo.Uint64(e), bo.Uint64(e[8:])
-				if place < lo || place >= hi {
-					continue
-				}
-				switch uint32(info) {
-				case relative:
-					out[place] = bo.Uint64(e[16:])
-				case abs64:
-					if v, ok := symValue(uint32(info >> 32)); ok {
-						out[place] = v + bo.Uint64(e[16:])
-					}
-				}
-			}
-			if err != nil || k == 0 {
-				break
-			}
-			pos += int64(k)
-		}
-	}
-	return out
 }

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/goffload/goffload/internal/hipfatbin"
 )
 
 var kpakUpdate = flag.Bool("kpak.update", false, "rewrite testdata/kpak-* from the builders in kpak_test.go")
@@ -592,7 +594,7 @@ func kpakELF(typ elf.Type, wrappers int, ptr uint64, ref []byte) []byte {
 	}
 	var wr []byte
 	for i := range wrappers {
-		wr = binary.LittleEndian.AppendUint32(wr, magicHIPK)
+		wr = binary.LittleEndian.AppendUint32(wr, hipfatbin.MagicHIPK)
 		wr = binary.LittleEndian.AppendUint32(wr, 1)
 		wr = binary.LittleEndian.AppendUint64(wr, ptr)
 		wr = binary.LittleEndian.AppendUint64(wr, uint64(i))

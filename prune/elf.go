@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/goffload/goffload/internal/hipfatbin"
 	"github.com/goffload/goffload/internal/objfile"
 )
 
@@ -13,8 +14,6 @@ const (
 	ehdrSize  = 64
 	phdrSize  = 56
 	shdrSize  = 64
-	symSize   = 24
-	relaSize  = 24
 	ptLoad    = 1
 	ptPhdr    = 6
 	shtNobits = 8
@@ -53,6 +52,10 @@ type elfFile struct {
 	phoff, shoff uint64
 	phdrs        []phdr
 	shdrs        []shdr
+	// o and osecs are the file as package objfile read it: the one
+	// decoder of its symbols and relocations.
+	o     *objfile.ELF
+	osecs []objfile.Section
 }
 
 func (f *elfFile) read(off, n uint64, what string) ([]byte, error) {
@@ -79,7 +82,7 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if o.Machine != emX86_64 && o.Machine != emAArch64 {
 		return nil, refuse("ELF machine %d: only x86-64 and AArch64 files are rewritten", o.Machine)
 	}
-	f := &elfFile{r: r, size: size, typ: o.Type, machine: o.Machine, phoff: o.Phoff, shoff: o.Shoff}
+	f := &elfFile{r: r, size: size, typ: o.Type, machine: o.Machine, phoff: o.Phoff, shoff: o.Shoff, o: o}
 	if _, err := r.ReadAt(f.ehdr[:], 0); err != nil {
 		return nil, err
 	}
@@ -106,6 +109,7 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 	if _, err := o.NameSections(secs); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
+	f.osecs = secs
 	for i, x := range secs {
 		if x.Type != shtNobits && x.Size > 0 {
 			if _, _, err := o.Contents(&secs[i]); err != nil {
@@ -191,7 +195,7 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 		var err error
 		switch s.typ {
 		case shtRelr:
-			err = ps.packedRelocations(s)
+			err = ps.packedRelocations(i, s)
 		case shtRel:
 			if s.size > 0 {
 				return nil, refuse("REL relocations (%s) are not rewritten", s.name)
@@ -200,7 +204,7 @@ func (f *elfFile) pointers(fat *shdr, fatIdx int, starts map[uint64]int) ([]poin
 			if f.typ == etRel {
 				continue
 			}
-			err = ps.relocations(s)
+			err = ps.relocations(i, s)
 		case shtSymtab, shtDynsym:
 			err = ps.symbols(i, s)
 		}
@@ -238,89 +242,70 @@ func (ps *pointerScan) fileOf(addr uint64) (uint64, bool) {
 	return 0, false
 }
 
-// A rela is an Elf64_Rela entry, j bytes into its section.
-type rela struct {
-	j                   int
-	place, info, addend uint64
-}
-
 // relocations finds the pointers among the relocations of SHT_RELA section
-// s.
-func (ps *pointerScan) relocations(s shdr) error {
+// s (section i).
+func (ps *pointerScan) relocations(i int, s shdr) error {
 	f := ps.f
-	data, err := f.read(s.off, s.size, s.name)
-	if err != nil {
-		return err
-	}
-	var syms []byte // the symbol table the relocations name
-	symtab := func() ([]byte, error) {
-		if syms == nil {
+	var symtab *objfile.Section
+	symbols := func() (*objfile.Section, error) {
+		if symtab == nil {
 			if int(s.link) <= 0 || int(s.link) >= len(f.shdrs) || f.shdrs[s.link].typ != shtSymtab && f.shdrs[s.link].typ != shtDynsym {
 				return nil, refuse("%s is linked to section %d, not a symbol table", s.name, s.link)
 			}
-			st := f.shdrs[s.link]
-			if syms, err = f.read(st.off, st.size, st.name); err != nil {
-				return nil, err
-			}
+			symtab = &f.osecs[s.link]
 		}
-		return syms, nil
+		return symtab, nil
 	}
-	for j := 0; j+relaSize <= len(data); j += relaSize {
-		r := rela{j, le.Uint64(data[j:]), le.Uint64(data[j+8:]), le.Uint64(data[j+16:])}
-		if uint32(r.info) != relativeType(f.machine) {
-			err = ps.symbolRelocation(s, r, symtab)
-		} else {
-			err = ps.relativeRelocation(s, r)
+	return f.o.Relocations(&f.osecs[i], func(r objfile.Reloc) error {
+		if r.Type != relativeType(f.machine) {
+			return ps.symbolRelocation(s, r, symbols)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return ps.relativeRelocation(s, r)
+	})
 }
 
 // symbolRelocation handles a relocation against a symbol of .hip_fatbin: an
 // RDC library's wrappers (R_X86_64_64 against the exported
 // __hip_fatbin_<id>), or the static relocations kept by --emit-relocs
 // (against the section symbol, the addend an offset into the section).
-// symtab reads the symbol table the relocations name.
-func (ps *pointerScan) symbolRelocation(s shdr, r rela, symtab func() ([]byte, error)) error {
-	f, j, info, addend := ps.f, r.j, r.info, r.addend
-	sym := info >> 32
-	if sym == 0 {
+// symbols gives the symbol table the relocations name.
+func (ps *pointerScan) symbolRelocation(s shdr, r objfile.Reloc, symbols func() (*objfile.Section, error)) error {
+	f := ps.f
+	if r.Sym == 0 {
 		return nil
 	}
-	syms, err := symtab()
+	symtab, err := symbols()
 	if err != nil {
 		return err
 	}
-	if sym >= uint64(len(syms)/symSize) {
-		return refuse("relocation %d of %s names symbol %d past its table", j/relaSize, s.name, sym)
+	sym, ok := f.o.SymbolAt(symtab, r.Sym)
+	if !ok {
+		return refuse("relocation %d of %s names symbol %d past its table", r.Index, s.name, r.Sym)
 	}
-	e := syms[sym*symSize:]
-	if int(le.Uint16(e[6:])) != ps.fatIdx {
+	if int(sym.Shndx) != ps.fatIdx {
 		return nil
 	}
-	v := le.Uint64(e[8:])
+	v := sym.Value
 	var b int
-	var ok bool
 	switch {
-	case e[4]&0xf == 3 && uint32(info) == abs64Type(f.machine): // section symbol
-		b, ok = ps.starts[ps.lo+addend]
+	case sym.Info&0xf == 3 && r.Type == abs64Type(f.machine): // section symbol
+		b, ok = ps.starts[ps.lo+r.Addend]
 		if ok {
-			ps.ptrs = append(ps.ptrs, pointer{s.off + uint64(j) + 16, b, true})
+			ps.ptrs = append(ps.ptrs, pointer{uint64(f.o.AddendAt(r)), b, true})
 		}
-		v += addend
-	case e[4]&0xf != 3 && addend == 0: // the symbol is patched
+		v += r.Addend
+	case sym.Info&0xf != 3 && r.Addend == 0: // the symbol is patched
 		b, ok = ps.starts[v]
+	default:
+		ok = false
 	}
 	if !ok {
-		return refuse("relocation %d of %s (type %d) points into .hip_fatbin at %#x+%d, not at a bundle start", j/relaSize, s.name, uint32(info), le.Uint64(e[8:]), int64(addend))
+		return refuse("relocation %d of %s (type %d) points into .hip_fatbin at %#x+%d, not at a bundle start", r.Index, s.name, r.Type, sym.Value, int64(r.Addend))
 	}
-	if s.flags&2 != 0 && uint32(info) == abs64Type(f.machine) { // SHF_ALLOC: applied at load time
-		ps.relocated[r.place] = true
-		ps.toBundle[r.place] = true
-		if fo, ok := ps.fileOf(r.place); ok {
+	if s.flags&2 != 0 && r.Type == abs64Type(f.machine) { // SHF_ALLOC: applied at load time
+		ps.relocated[r.Place] = true
+		ps.toBundle[r.Place] = true
+		if fo, ok := objfile.AddrOffset(f.osecs, r.Place, 8); ok {
 			if x, err := f.read(fo, 8, "relocated field"); err == nil && le.Uint64(x) == v {
 				ps.ptrs = append(ps.ptrs, pointer{fo, b, false})
 			}
@@ -331,62 +316,31 @@ func (ps *pointerScan) symbolRelocation(s shdr, r rela, symtab func() ([]byte, e
 
 // relativeRelocation handles a RELATIVE relocation, whose addend may be a
 // bundle start.
-func (ps *pointerScan) relativeRelocation(s shdr, r rela) error {
-	j, place, addend := r.j, r.place, r.addend
-	ps.relocated[place] = true
-	if !ps.inFat(addend) {
+func (ps *pointerScan) relativeRelocation(s shdr, r objfile.Reloc) error {
+	ps.relocated[r.Place] = true
+	if !ps.inFat(r.Addend) {
 		return nil
 	}
-	b, ok := ps.starts[addend]
+	b, ok := ps.starts[r.Addend]
 	if !ok {
-		return refuse("relocation %d of %s points into .hip_fatbin at %#x, not at a bundle start", j/relaSize, s.name, addend)
+		return refuse("relocation %d of %s points into .hip_fatbin at %#x, not at a bundle start", r.Index, s.name, r.Addend)
 	}
-	ps.ptrs = append(ps.ptrs, pointer{s.off + uint64(j) + 16, b, false})
-	ps.toBundle[place] = true
-	if fo, ok := ps.fileOf(place); ok {
-		if v, err := ps.f.read(fo, 8, "relocated field"); err == nil && le.Uint64(v) == addend {
+	ps.ptrs = append(ps.ptrs, pointer{uint64(ps.f.o.AddendAt(r)), b, false})
+	ps.toBundle[r.Place] = true
+	if fo, ok := objfile.AddrOffset(ps.f.osecs, r.Place, 8); ok {
+		if v, err := ps.f.read(fo, 8, "relocated field"); err == nil && le.Uint64(v) == r.Addend {
 			ps.ptrs = append(ps.ptrs, pointer{fo, b, false}) // written in place too (GNU ld)
 		}
 	}
 	return nil
 }
 
-// forRelr calls fn with each address a SHT_RELR section relocates (packed
-// relative relocations: an even word is an address, an odd word a bitmap
-// of the 63 words after the last address or bitmap).
-func forRelr(data []byte, fn func(place uint64) error) error {
-	var next uint64
-	for j := 0; j+8 <= len(data); j += 8 {
-		w := le.Uint64(data[j:])
-		if w&1 == 0 {
-			if err := fn(w); err != nil {
-				return err
-			}
-			next = w + 8
-			continue
-		}
-		for i := uint64(0); i < 63; i++ {
-			if w>>(i+1)&1 != 0 {
-				if err := fn(next + i*8); err != nil {
-					return err
-				}
-			}
-		}
-		next += 63 * 8
-	}
-	return nil
-}
-
-// packedRelocations handles a SHT_RELR section: each place it relocates
-// holds its address in place, which may be a bundle start.
-func (ps *pointerScan) packedRelocations(s shdr) error {
-	data, err := ps.f.read(s.off, s.size, s.name)
-	if err != nil {
-		return err
-	}
-	return forRelr(data, func(place uint64) error {
+// packedRelocations handles SHT_RELR section s (section i): each place it
+// relocates holds its address in place, which may be a bundle start.
+func (ps *pointerScan) packedRelocations(i int, s shdr) error {
+	return ps.f.o.RelrPlaces(&ps.f.osecs[i], func(place uint64) error {
 		ps.relocated[place] = true
-		fo, ok := ps.fileOf(place)
+		fo, ok := objfile.AddrOffset(ps.f.osecs, place, 8)
 		if !ok {
 			return nil
 		}
@@ -407,49 +361,45 @@ func (ps *pointerScan) packedRelocations(s shdr) error {
 // symbols finds the symbols of symbol table s (section i) that point at
 // bundles.
 func (ps *pointerScan) symbols(i int, s shdr) error {
-	data, err := ps.f.read(s.off, s.size, s.name)
-	if err != nil {
-		return err
-	}
-	for j := 0; j+symSize <= len(data); j += symSize {
-		v := le.Uint64(data[j+8:])
-		shndx := int(le.Uint16(data[j+6:]))
-		if shndx != ps.fatIdx || !ps.inFat(v) && v != ps.hi {
-			continue
+	return ps.f.o.Symbols(&ps.f.osecs[i], func(sym objfile.Symbol) error {
+		v := sym.Value
+		if int(sym.Shndx) != ps.fatIdx || !ps.inFat(v) && v != ps.hi {
+			return nil
 		}
 		b, ok := ps.starts[v]
 		if !ok {
-			return refuse("symbol %d of %s (section %d) points into .hip_fatbin at %#x, not at a bundle start", j/symSize, s.name, i, v)
+			return refuse("symbol %d of %s (section %d) points into .hip_fatbin at %#x, not at a bundle start", sym.Index, s.name, i, v)
 		}
-		ps.ptrs = append(ps.ptrs, pointer{s.off + uint64(j) + 8, b, false})
-	}
-	return nil
+		ps.ptrs = append(ps.ptrs, pointer{uint64(ps.f.o.ValueAt(sym)), b, false})
+		return nil
+	})
 }
 
 // wrappers checks the wrappers of .hipFatBinSegment: each must point at a
 // bundle start, in place or by a RELATIVE relocation.
 func (ps *pointerScan) wrappers() error {
 	f := ps.f
-	_, seg := f.section(".hipFatBinSegment")
+	segIdx, seg := f.section(".hipFatBinSegment")
 	if seg == nil {
 		return refuse("no (single) .hipFatBinSegment section: the pointers to the bundles cannot be accounted for")
 	}
-	data, err := f.read(seg.off, seg.size, ".hipFatBinSegment")
+	if seg.size%hipfatbin.WrapperSize != 0 || seg.size == 0 {
+		return refuse(".hipFatBinSegment is %d bytes, not a whole number of 24-byte wrappers", seg.size)
+	}
+	ws, err := hipfatbin.Wrappers(f.o, f.osecs, &f.osecs[segIdx])
 	if err != nil {
 		return err
 	}
-	if len(data)%24 != 0 || len(data) == 0 {
-		return refuse(".hipFatBinSegment is %d bytes, not a whole number of 24-byte wrappers", len(data))
-	}
-	for j := 0; j < len(data); j += 24 {
-		switch m := le.Uint32(data[j:]); m {
-		case 0x48495046: // HIPF
-		case 0x4B504948:
+	for _, w := range ws {
+		j := w.Index * hipfatbin.WrapperSize
+		switch w.Magic {
+		case hipfatbin.MagicHIPF:
+		case hipfatbin.MagicHIPK:
 			return refuse("kpack'd binary (HIPK wrapper): its code objects live in KPAK archives")
 		default:
-			return refuse("wrapper %d has magic %#x, not HIPF", j/24, m)
+			return refuse("wrapper %d has magic %#x, not HIPF", w.Index, w.Magic)
 		}
-		v := le.Uint64(data[j+8:])
+		v := w.Stored
 		place := seg.addr + uint64(j) + 8
 		switch {
 		case v == 0 && ps.relocated[place]:

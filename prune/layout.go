@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/bundle"
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // Output is what a rewrite writes to: written in order, then patched in
@@ -419,36 +420,27 @@ func patchPointers(out Output, ptrs []pointer, newStart []uint64, base uint64, m
 // symbols that point at bundles of .hip_fatbin (section-relative offsets).
 func (f *elfFile) relPointers(fatIdx int, starts map[uint64]int) ([]pointer, error) {
 	var ptrs []pointer
-	syms := map[int][]byte{} // symbol table section index -> data
-	symtab := func(i int) ([]byte, error) {
-		if d, ok := syms[i]; ok {
-			return d, nil
-		}
+	symtab := func(i int) (*objfile.Section, error) {
 		if i <= 0 || i >= len(f.shdrs) || f.shdrs[i].typ != shtSymtab {
 			return nil, refuse("relocation section linked to section %d, not a symbol table", i)
 		}
-		d, err := f.read(f.shdrs[i].off, f.shdrs[i].size, "symbol table")
-		syms[i] = d
-		return d, err
+		return &f.osecs[i], nil
 	}
 	for i, s := range f.shdrs {
+		var err error
 		switch s.typ {
 		case shtSymtab:
-			d, err := symtab(i)
-			if err != nil {
-				return nil, err
-			}
-			for j := 0; j+symSize <= len(d); j += symSize {
-				if int(le.Uint16(d[j+6:])) != fatIdx || d[j+4]&0xf == 3 { // section symbols are 0
-					continue
+			err = f.o.Symbols(&f.osecs[i], func(sym objfile.Symbol) error {
+				if int(sym.Shndx) != fatIdx || sym.Info&0xf == 3 { // section symbols are 0
+					return nil
 				}
-				v := le.Uint64(d[j+8:])
-				b, ok := starts[v]
+				b, ok := starts[sym.Value]
 				if !ok {
-					return nil, refuse("symbol %d points into .hip_fatbin at %d, not at a bundle start", j/symSize, v)
+					return refuse("symbol %d points into .hip_fatbin at %d, not at a bundle start", sym.Index, sym.Value)
 				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 8, b, false})
-			}
+				ptrs = append(ptrs, pointer{uint64(f.o.ValueAt(sym)), b, false})
+				return nil
+			})
 		case shtRel:
 			if s.size > 0 {
 				return nil, refuse("REL relocations (%s) are not rewritten", s.name)
@@ -457,36 +449,34 @@ func (f *elfFile) relPointers(fatIdx int, starts map[uint64]int) ([]pointer, err
 			if int(s.info) == fatIdx && s.size > 0 {
 				return nil, refuse("relocations apply to .hip_fatbin itself (%s)", s.name)
 			}
-			d, err := symtab(int(s.link))
-			if err != nil {
-				return nil, err
+			st, serr := symtab(int(s.link))
+			if serr != nil {
+				return nil, serr
 			}
-			data, err := f.read(s.off, s.size, s.name)
-			if err != nil {
-				return nil, err
-			}
-			for j := 0; j+relaSize <= len(data); j += relaSize {
-				sym := int(le.Uint64(data[j+8:]) >> 32)
-				if sym*symSize+symSize > len(d) {
-					return nil, refuse("relocation %d of %s names symbol %d past its table", j/relaSize, s.name, sym)
-				}
-				e := d[sym*symSize:]
-				if int(le.Uint16(e[6:])) != fatIdx {
-					continue
-				}
-				addend := le.Uint64(data[j+16:])
-				if e[4]&0xf != 3 { // not the section symbol: the symbol is patched
-					if addend != 0 {
-						return nil, refuse("relocation %d of %s points into a bundle (%s%+d)", j/relaSize, s.name, "symbol", int64(addend))
-					}
-					continue
-				}
-				b, ok := starts[addend]
+			err = f.o.Relocations(&f.osecs[i], func(r objfile.Reloc) error {
+				sym, ok := f.o.SymbolAt(st, r.Sym)
 				if !ok {
-					return nil, refuse("relocation %d of %s points into .hip_fatbin at %d, not at a bundle start", j/relaSize, s.name, addend)
+					return refuse("relocation %d of %s names symbol %d past its table", r.Index, s.name, r.Sym)
 				}
-				ptrs = append(ptrs, pointer{s.off + uint64(j) + 16, b, false})
-			}
+				if int(sym.Shndx) != fatIdx {
+					return nil
+				}
+				if sym.Info&0xf != 3 { // not the section symbol: the symbol is patched
+					if r.Addend != 0 {
+						return refuse("relocation %d of %s points into a bundle (%s%+d)", r.Index, s.name, "symbol", int64(r.Addend))
+					}
+					return nil
+				}
+				b, ok := starts[r.Addend]
+				if !ok {
+					return refuse("relocation %d of %s points into .hip_fatbin at %d, not at a bundle start", r.Index, s.name, r.Addend)
+				}
+				ptrs = append(ptrs, pointer{uint64(f.o.AddendAt(r)), b, false})
+				return nil
+			})
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	return ptrs, nil

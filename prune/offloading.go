@@ -2,6 +2,8 @@ package prune
 
 import (
 	"io"
+
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // shtLLVMOffloading is SHT_LLVM_OFFLOADING, the type of .llvm.offloading.
@@ -41,18 +43,18 @@ func (s *selector) rewriteOffloading(out Output, f *elfFile, idx int) error {
 			return refuse("relocations apply to %s (%s)", sec.name, r.name)
 		}
 	}
-	for _, st := range f.shdrs {
+	for i, st := range f.shdrs {
 		if st.typ != shtSymtab {
 			continue
 		}
-		d, err := f.read(st.off, st.size, "symbol table")
+		err := f.o.Symbols(&f.osecs[i], func(sym objfile.Symbol) error {
+			if int(sym.Shndx) == idx && sym.Value != 0 {
+				return refuse("symbol %d points into %s", sym.Index, sec.name)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
-		}
-		for j := 0; j+symSize <= len(d); j += symSize {
-			if int(le.Uint16(d[j+6:])) == idx && le.Uint64(d[j+8:]) != 0 {
-				return refuse("symbol %d points into %s", j/symSize, sec.name)
-			}
 		}
 	}
 	w := &counter{w: out}

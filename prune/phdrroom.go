@@ -3,6 +3,8 @@ package prune
 import (
 	"slices"
 	"sort"
+
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // Splitting the segment that holds .hip_fatbin takes one more program
@@ -339,18 +341,12 @@ func (f *elfFile) patchMoved(out Output, r *room, m shift) error {
 		_, err = out.WriteAt(v[:], int64(o))
 		return err
 	}
-	for _, s := range f.shdrs {
+	for i, s := range f.shdrs {
+		os := &f.osecs[i]
+		var err error
 		switch s.typ {
 		case shtDynamic:
-			d, err := f.read(s.off, s.size, s.name)
-			if err != nil {
-				return err
-			}
-			for j := 0; j+16 <= len(d); j += 16 {
-				tag, val := le.Uint64(d[j:]), le.Uint64(d[j+8:])
-				if tag == 0 {
-					break
-				}
+			err = f.o.Dynamic(os, func(at int64, tag, val uint64) error {
 				for _, mv := range r.moves() {
 					if !mv.inVA(val) {
 						continue
@@ -361,31 +357,25 @@ func (f *elfFile) patchMoved(out Output, r *room, m shift) error {
 						}
 						return refuse("dynamic tag %#x points at a section that must move to make room for a program header", tag)
 					}
-					if err := put(s.off+uint64(j)+8, val+mv.dva); err != nil {
+					if err := put(uint64(at)+8, val+mv.dva); err != nil {
 						return err
 					}
 				}
-			}
+				return nil
+			})
 		case shtSymtab, shtDynsym:
-			d, err := f.read(s.off, s.size, s.name)
-			if err != nil {
-				return err
-			}
-			for j := 0; j+symSize <= len(d); j += symSize {
+			err = f.o.Symbols(os, func(sym objfile.Symbol) error {
 				for _, mv := range r.moves() {
-					if slices.Contains(mv.secs, int(le.Uint16(d[j+6:]))) {
-						if err := put(s.off+uint64(j)+8, le.Uint64(d[j+8:])+mv.dva); err != nil {
+					if slices.Contains(mv.secs, int(sym.Shndx)) {
+						if err := put(uint64(f.o.ValueAt(sym)), sym.Value+mv.dva); err != nil {
 							return err
 						}
 					}
 				}
-			}
+				return nil
+			})
 		case shtRelr:
-			d, err := f.read(s.off, s.size, s.name)
-			if err != nil {
-				return err
-			}
-			err = forRelr(d, func(place uint64) error {
+			err = f.o.RelrPlaces(os, func(place uint64) error {
 				for _, mv := range r.moves() {
 					if mv.inVA(place) {
 						return refuse("%s relocates a section that must move to make room for a program header", s.name)
@@ -393,24 +383,21 @@ func (f *elfFile) patchMoved(out Output, r *room, m shift) error {
 				}
 				return nil
 			})
-			if err != nil {
-				return err
-			}
 		case shtRela:
-			d, err := f.read(s.off, s.size, s.name)
-			if err != nil {
-				return err
-			}
-			for j := 0; j+relaSize <= len(d); j += relaSize {
+			err = f.o.Relocations(os, func(rl objfile.Reloc) error {
 				for _, mv := range r.moves() {
-					if mv.inVA(le.Uint64(d[j:])) {
-						return refuse("relocation %d of %s applies to a section that must move to make room for a program header", j/relaSize, s.name)
+					if mv.inVA(rl.Place) {
+						return refuse("relocation %d of %s applies to a section that must move to make room for a program header", rl.Index, s.name)
 					}
-					if uint32(le.Uint64(d[j+8:])) == relativeType(f.machine) && mv.inVA(le.Uint64(d[j+16:])) {
-						return refuse("relocation %d of %s points at a section that must move to make room for a program header", j/relaSize, s.name)
+					if rl.Type == relativeType(f.machine) && mv.inVA(rl.Addend) {
+						return refuse("relocation %d of %s points at a section that must move to make room for a program header", rl.Index, s.name)
 					}
 				}
-			}
+				return nil
+			})
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -547,8 +547,8 @@ func TestPruneEmitRelocs(t *testing.T) {
 					continue
 				}
 				syms := f.shdrs[s.link]
-				for j := s.off; j+relaSize <= s.off+s.size; j += relaSize {
-					e := data[syms.off+(le.Uint64(data[j+8:])>>32)*symSize:]
+				for j := s.off; j+24 <= s.off+s.size; j += 24 {
+					e := data[syms.off+(le.Uint64(data[j+8:])>>32)*24:]
 					if int(le.Uint16(e[6:])) != fatIdx || e[4]&0xf != 3 {
 						continue
 					}

@@ -653,24 +653,13 @@ const (
 // MaxDynamic bounds the dynamic section DynStrings reads.
 const MaxDynamic = 16 << 20
 
-// DynStrings returns the strings of the first SHT_DYNAMIC section's
-// entries with tag tag (DT_NEEDED, DT_RPATH, DT_RUNPATH), in order, from
-// the string table its sh_link names.
-func (f *ELF) DynStrings(tag int64) ([]string, error) {
-	dyn, ok, err := f.FirstOfType(SHTDynamic)
-	if err != nil || !ok {
-		return nil, err
-	}
-	data, err := f.Data(&dyn, MaxDynamic)
+// Dynamic calls fn for each entry of dynamic section s up to DT_NULL, in
+// order, with its file offset (the value field is a word after it).
+func (f *ELF) Dynamic(s *Section, fn func(at int64, tag, val uint64) error) error {
+	data, err := f.Data(s, MaxDynamic)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	secs, err := f.Sections()
-	if err != nil {
-		return nil, err
-	}
-	var strtab []byte
-	var out []string
 	w := f.WordSize()
 	for i := 0; i+2*w <= len(data); i += 2 * w {
 		var t, v uint64
@@ -680,21 +669,45 @@ func (f *ELF) DynStrings(tag int64) ([]string, error) {
 			t, v = uint64(int64(int32(f.ByteOrder.Uint32(data[i:])))), uint64(f.ByteOrder.Uint32(data[i+4:]))
 		}
 		if t == 0 { // DT_NULL
-			break
+			return nil
 		}
+		if err := fn(int64(s.Offset)+int64(i), t, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DynStrings returns the strings of the first SHT_DYNAMIC section's
+// entries with tag tag (DT_NEEDED, DT_RPATH, DT_RUNPATH), in order, from
+// the string table its sh_link names.
+func (f *ELF) DynStrings(tag int64) ([]string, error) {
+	dyn, ok, err := f.FirstOfType(SHTDynamic)
+	if err != nil || !ok {
+		return nil, err
+	}
+	secs, err := f.Sections()
+	if err != nil {
+		return nil, err
+	}
+	var strtab []byte
+	var out []string
+	err = f.Dynamic(&dyn, func(at int64, t, v uint64) error {
 		if int64(t) != tag {
-			continue
+			return nil
 		}
 		if strtab == nil {
+			var err error
 			if strtab, err = f.LinkedStringTable(secs, &secs[dyn.Index]); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		s, ok := CString(strtab, v)
 		if !ok {
-			return nil, malformed("ELF", int64(dyn.Offset)+int64(i), "d_val", "", "string offset %#x past the dynamic string table (%d bytes)", v, len(strtab))
+			return malformed("ELF", at, "d_val", "", "string offset %#x past the dynamic string table (%d bytes)", v, len(strtab))
 		}
 		out = append(out, s)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }

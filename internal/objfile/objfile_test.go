@@ -82,6 +82,32 @@ func TestELFAgreesWithDebugELF(t *testing.T) {
 				t.Errorf("%s: %v: %q (%v), debug/elf %q", p, tag, g, err, w)
 			}
 		}
+		// Symbols: debug/elf leaves out entry 0.
+		for _, typ := range []uint32{SHTSymtab, SHTDynsym} {
+			var wantSyms []elf.Symbol
+			if typ == SHTSymtab {
+				wantSyms, _ = want.Symbols()
+			} else {
+				wantSyms, _ = want.DynamicSymbols()
+			}
+			st, ok, _ := f.FirstOfType(typ)
+			if !ok {
+				continue
+			}
+			n := 0
+			f.Symbols(&st, func(sym Symbol) error {
+				if sym.Index > 0 {
+					if w := wantSyms[sym.Index-1]; w.Value != sym.Value || uint16(w.Section) != sym.Shndx || w.Info != sym.Info {
+						t.Errorf("%s: symbol %d: %+v, debug/elf %+v", p, sym.Index, sym, w)
+					}
+					n++
+				}
+				return nil
+			})
+			if n != len(wantSyms) {
+				t.Errorf("%s: %d symbols of type %d, debug/elf %d", p, n, typ, len(wantSyms))
+			}
+		}
 		progs, err := f.Progs()
 		if err != nil || len(progs) != len(want.Progs) {
 			t.Errorf("%s: %d progs (%v), debug/elf %d", p, len(progs), err, len(want.Progs))
