@@ -12,13 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/format/objfmt"
+	"github.com/goffload/goffload/internal/format/offloadbin"
+	"github.com/goffload/goffload/internal/format/textfmt"
 	"github.com/goffload/goffload/internal/test/llvmref"
-	"github.com/goffload/goffload/magic"
-	"github.com/goffload/goffload/objfmt"
-	"github.com/goffload/goffload/offloadbin"
-	"github.com/goffload/goffload/textfmt"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -40,9 +40,9 @@ var listCases = []struct {
 	{"../testdata/inspect/kernel.s", "s", []string{gfx906, gfx90a, gfx942, host}},
 	{"../testdata/inspect/kernel.ll", "ll", []string{gfx906, gfx90a, gfx942, host}},
 	{"../testdata/inspect/gfx90a-ccob.co", "o", []string{"hipv4-amdgcn-amd-amdhsa--gfx90a", "host-x86_64-unknown-linux-gnu-"}},
-	{"../compress/testdata/v3-default.cbc", "bc", []string{"hipv4-amdgcn-amd-amdhsa--gfx90a", "hipv4-amdgcn-amd-amdhsa--gfx906", "host-x86_64-unknown-linux-gnu-"}},
-	{"../binfmt/testdata/four.bc", "bc", nil},  // filled from four.list
-	{"../testdata/inspect/librdc.a", "a", nil}, // an archive lists nothing
+	{"../internal/format/compress/testdata/v3-default.cbc", "bc", []string{"hipv4-amdgcn-amd-amdhsa--gfx90a", "hipv4-amdgcn-amd-amdhsa--gfx906", "host-x86_64-unknown-linux-gnu-"}},
+	{"../internal/format/binfmt/testdata/four.bc", "bc", nil}, // filled from four.list
+	{"../testdata/inspect/librdc.a", "a", nil},                // an archive lists nothing
 }
 
 func ids(t *testing.T, b *Bundle) []string {
@@ -78,7 +78,7 @@ func TestEntriesInLLVMOrder(t *testing.T) {
 	for _, c := range listCases {
 		want := c.want
 		if strings.HasSuffix(c.file, "four.bc") {
-			l, err := os.ReadFile("../binfmt/testdata/four.list")
+			l, err := os.ReadFile("../internal/format/binfmt/testdata/four.list")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,16 +182,16 @@ func TestWriteAlign(t *testing.T) {
 // A fat object is written into the host's ELF object as the bundler (and
 // llvm-objcopy) writes it: the same bytes as LLVM 22's fat object.
 func TestWriteObjectAsLLVM(t *testing.T) {
-	want, err := os.ReadFile("../objfmt/testdata/clang-O1.fat.o")
+	want, err := os.ReadFile("../internal/format/objfmt/testdata/clang-O1.fat.o")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fat := openFile(t, "../objfmt/testdata/clang-O1.fat.o", nil)
+	fat := openFile(t, "../internal/format/objfmt/testdata/clang-O1.fat.o", nil)
 	entries, err := fat.Entries()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hostObj, err := os.ReadFile("../objfmt/testdata/clang-O1.host.o")
+	hostObj, err := os.ReadFile("../internal/format/objfmt/testdata/clang-O1.host.o")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,6 @@ func (e *InflateError) Error() string { return "bundle: cannot inflate: " + e.Er
 // Unwrap returns Err.
 func (e *InflateError) Unwrap() error { return e.Err }
 
-// ErrBeyondHead is a read past what Options.KeepHead kept of an inflated
+// errBeyondHead is a read past what Options.KeepHead kept of an inflated
 // bundle.
-var ErrBeyondHead = fmterr.Kind("bundle: read beyond the kept head of an inflated bundle", fmterr.ErrLimit)
+var errBeyondHead = fmterr.Kind("bundle: read beyond the kept head of an inflated bundle", fmterr.ErrLimit)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/objfmt"
-	"github.com/goffload/goffload/textfmt"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/objfmt"
+	"github.com/goffload/goffload/internal/format/textfmt"
 )
 
 // Format is the container format of an uncompressed offload bundle.

@@ -7,7 +7,7 @@ import (
 	"hash"
 	"io"
 
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/compress"
 )
 
 // Scratch is storage for one inflated bundle: written once, in order, from
@@ -317,7 +317,7 @@ func (m *memory) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // head keeps the first max bytes written to it and counts the rest; a
-// read past them fails with ErrBeyondHead and is remembered (short).
+// read past them fails with errBeyondHead and is remembered (short).
 type head struct {
 	memory
 	max   int64
@@ -339,7 +339,7 @@ func (h *head) ReadAt(p []byte, off int64) (int, error) {
 	}
 	if off+int64(len(p)) > int64(len(h.b)) && int64(len(h.b)) < h.total {
 		h.short = true
-		return 0, ErrBeyondHead
+		return 0, errBeyondHead
 	}
 	return h.memory.ReadAt(p, off)
 }

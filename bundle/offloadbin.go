@@ -5,8 +5,8 @@ import (
 	"errors"
 	"io"
 
-	"github.com/goffload/goffload/magic"
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 // isOffloadBinary reports whether r starts with an OffloadBinary's magic.

@@ -2,21 +2,21 @@ package bundle
 
 // Defaults of Options.
 const (
-	// DefaultMaxInflated caps each bundle a CCOB inflates to, in memory or
+	// defaultMaxInflated caps each bundle a CCOB inflates to, in memory or
 	// in Options.Scratch, when Options.MaxInflated is 0: 1 GiB.
-	DefaultMaxInflated = 1 << 30
-	// DefaultMaxTotal caps all that one Open, Read or Inflate inflates,
+	defaultMaxInflated = 1 << 30
+	// defaultMaxTotal caps all that one Open, Read or Inflate inflates,
 	// every CCOB and compressed OffloadBinary together, when
 	// Options.MaxTotal is 0 (or MaxInflated, when that is larger): 1 GiB.
-	DefaultMaxTotal = DefaultMaxInflated
-	// DefaultMaxText caps the text bundles read (into memory: text bundles
+	defaultMaxTotal = defaultMaxInflated
+	// defaultMaxText caps the text bundles read (into memory: text bundles
 	// are searched for their markers) when Options.MaxText is 0: 1 GiB.
-	DefaultMaxText = 1 << 30
+	defaultMaxText = 1 << 30
 )
 
 // Options control how Open, Read and Inflate read a bundle. The zero value,
 // as a nil *Options, detects the format and inflates CCOBs in memory, up to
-// DefaultMaxInflated bytes each and DefaultMaxTotal bytes in all.
+// defaultMaxInflated bytes each and defaultMaxTotal bytes in all.
 type Options struct {
 	// Type names the file type as clang-offload-bundler's -type does:
 	// "i", "ii", "cui", "hipi" (text bundles commented "//"), "d", "s"
@@ -35,12 +35,12 @@ type Options struct {
 	Scratch func() (Scratch, error)
 	// MaxInflated caps each inflated bundle, and each compressed
 	// OffloadBinary's inflated form (a *TooLargeError past it); 0 means
-	// DefaultMaxInflated.
+	// 1 GiB.
 	MaxInflated int64
 	// MaxTotal caps the sum of all one call inflates: the bundles of
 	// several CCOBs back to back, and the compressed OffloadBinaries read
-	// (a *TooLargeError past it). 0 means DefaultMaxTotal, or MaxInflated
-	// when that is larger; math.MaxInt64 sets no cap but MaxInflated's.
+	// (a *TooLargeError past it). 0 means 1 GiB, or MaxInflated when that
+	// is larger; math.MaxInt64 sets no cap but MaxInflated's.
 	// What KeepHead keeps only the head of is not counted.
 	MaxTotal int64
 	// KeepHead, when positive, keeps only the first KeepHead bytes of each
@@ -48,14 +48,14 @@ type Options struct {
 	// binary bundle, whose entry table comes first, without storing its
 	// payloads. Open inflates again in full when the table runs past it;
 	// a caller of Inflate learns it from Inflated.Short. Entries past the
-	// head cannot be read (ErrBeyondHead).
+	// head cannot be read (an error that is fmterr.ErrLimit).
 	KeepHead int64
 	// Hash computes, for each CCOB inflated, the hash LLVM's -verbose
 	// prints (CCOB.Sum). MD5 costs about as much as the inflation.
 	Hash bool
 
 	// MaxText caps text bundles, which are read into memory (a
-	// *TooLargeError past it); 0 means DefaultMaxText.
+	// *TooLargeError past it); 0 means 1 GiB.
 	MaxText int64
 }
 
@@ -72,13 +72,13 @@ func (o *Options) config() config {
 		c.Options = *o
 	}
 	if c.MaxInflated <= 0 {
-		c.MaxInflated = DefaultMaxInflated
+		c.MaxInflated = defaultMaxInflated
 	}
 	if c.MaxTotal <= 0 {
-		c.MaxTotal = max(DefaultMaxTotal, c.MaxInflated)
+		c.MaxTotal = max(defaultMaxTotal, c.MaxInflated)
 	}
 	if c.MaxText <= 0 {
-		c.MaxText = DefaultMaxText
+		c.MaxText = defaultMaxText
 	}
 	return c
 }

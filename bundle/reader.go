@@ -4,16 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/magic"
 	"io"
 	"strings"
 	"sync"
 
-	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/compress"
-	"github.com/goffload/goffload/objfmt"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/objfmt"
+	"github.com/goffload/goffload/internal/format/textfmt"
 	"github.com/goffload/goffload/targetid"
-	"github.com/goffload/goffload/textfmt"
 )
 
 // A Bundle is an offload bundle read: one container, or several when it

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/magic"
 )
 
 // A RunItem is one bundle of a run: a binary bundle or a CCOB.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
 )
 
 // TestRuns: a binary bundle, padding, a CCOB, padding, a binary bundle,

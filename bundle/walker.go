@@ -3,7 +3,7 @@ package bundle
 import (
 	"io"
 
-	"github.com/goffload/goffload/textfmt"
+	"github.com/goffload/goffload/internal/format/textfmt"
 )
 
 // A Walker visits a bundle's entries as clang-offload-bundler 22's

@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 
-	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/objfmt"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/objfmt"
+	"github.com/goffload/goffload/internal/format/textfmt"
 	"github.com/goffload/goffload/targetid"
-	"github.com/goffload/goffload/textfmt"
 )
 
 // A Source is one entry to write: its bundle ID (written as given; the

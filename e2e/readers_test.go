@@ -14,7 +14,7 @@ import (
 
 	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/inspect"
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 // TestReadersAgree feeds every file of every testdata folder (and the fuzz
@@ -43,7 +43,7 @@ func TestReadersAgree(t *testing.T) {
 	// Inputs one reader reads and inspect does not, on purpose or not yet:
 	// each says why.
 	known := map[string]string{
-		"objfmt/testdata/wasm.fat.o": "a WebAssembly host: the bundler's (through llvm-objcopy), not an object inspect walks",
+		"internal/format/objfmt/testdata/wasm.fat.o": "a WebAssembly host: the bundler's (through llvm-objcopy), not an object inspect walks",
 	}
 	checked, offsetsChecked, imagesChecked := 0, 0, 0
 	for _, p := range files {

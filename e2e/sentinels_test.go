@@ -7,15 +7,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/goffload/goffload/ar"
-	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/bundle"
-	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/inspect"
-	"github.com/goffload/goffload/objfmt"
-	"github.com/goffload/goffload/offloadbin"
-	"github.com/goffload/goffload/textfmt"
+	"github.com/goffload/goffload/internal/format/ar"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/objfmt"
+	"github.com/goffload/goffload/internal/format/offloadbin"
+	"github.com/goffload/goffload/internal/format/textfmt"
 )
 
 // TestSharedSentinels: the same damage gives an error that matches the

@@ -46,7 +46,7 @@
 // are, and adds its own for what no format knows: bundle.TooLargeError
 // (ErrTooLarge), bundle.InflateError (wrapping compress's error, with
 // LLVM's text), targetid.NoMatchError and AmbiguousError (targetid.ErrNoMatch, ErrAmbiguous), and ErrUnknownType,
-// ErrNotBundle, ErrBeyondHead, ErrNoHost, ErrNotELF.
+// ErrNotBundle, ErrNoHost, ErrNotELF.
 //
 // # LLVM's words
 //

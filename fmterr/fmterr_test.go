@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/internal/format/ar"
 )
 
 type llvmErr struct{ msg, llvm string }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/internal/format/ar"
 )
 
 // maxMembers bounds how many archive members one walk visits.

@@ -6,10 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/bundle"
-	"github.com/goffload/goffload/compress"
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/magic"
 )
 
 // headerWindow is how much of a CCOB's data listing may inflate: its

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/objfile"
-	"github.com/goffload/goffload/magic"
 )
 
 // amdgpuMach maps EF_AMDGPU_MACH (the low byte of an AMDGPU code object's

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/hipfatbin"
 	"github.com/goffload/goffload/internal/objfile"
-	"github.com/goffload/goffload/magic"
 )
 
 // Section names and types that hold device code.

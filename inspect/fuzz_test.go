@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/compress"
 )
 
 // FuzzRead walks arbitrary bytes: no panic, every object's place lies

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/compress"
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 // fakeCode is a minimal AMDGPU code object header for processor mach,

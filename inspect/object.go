@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 // An Object is one code object (or host entry) found in a file: where it

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/bitcode"
-	"github.com/goffload/goffload/magic"
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/bitcode"
+	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 // walkOffloadBinaries lists the OffloadBinaries at r[0:size], back to back,

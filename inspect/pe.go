@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/objfile"
-	"github.com/goffload/goffload/magic"
 )
 
 // walkPE lists the device code of a COFF object or PE image. Section names

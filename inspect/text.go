@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/textfmt"
+	"github.com/goffload/goffload/internal/format/textfmt"
 )
 
 // walkText lists a text bundle (.s, .ll, .hipi, ...) through textfmt.Scan,

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goffload/goffload/magic"
-	"github.com/goffload/goffload/textfmt"
+	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/format/textfmt"
 )
 
 // A Listing is what a file holds: its code objects, the HIP fat-binary

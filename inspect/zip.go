@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/magic"
 )
 
 // Zip archives (Python wheels, JARs of native libraries) are walked member

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/compress"
-	"github.com/goffload/goffload/magic"
-	"github.com/goffload/goffload/textfmt"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/format/textfmt"
 )
 
 // maxInflated bounds the bundle a CCOB may inflate to for a rewrite: the

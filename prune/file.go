@@ -8,13 +8,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/magic"
-	"github.com/goffload/goffload/objfmt"
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/ar"
+	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/format/objfmt"
+	"github.com/goffload/goffload/internal/format/offloadbin"
+	"github.com/goffload/goffload/internal/format/textfmt"
 	"github.com/goffload/goffload/targetid"
-	"github.com/goffload/goffload/textfmt"
 )
 
 // maxMember bounds an archive member rewritten in memory.

@@ -24,7 +24,7 @@ import (
 
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/inspect"
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/targetid"
 )
 

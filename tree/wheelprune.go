@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/spool"
-	"github.com/goffload/goffload/magic"
 	"github.com/goffload/goffload/prune"
 	"github.com/goffload/goffload/targetid"
 )

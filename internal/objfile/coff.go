@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/magic"
 )
 
 var le = binary.LittleEndian

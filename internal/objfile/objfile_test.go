@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/magic"
 )
 
 // testFiles are every ELF and COFF file in the repository's testdata.

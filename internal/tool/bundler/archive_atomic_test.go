@@ -16,7 +16,7 @@ import (
 // replaces the archives of the targets before it. The archives are made by
 // package hda; where they go, and when, is the command line's.
 func TestArchiveOutputsAtomic(t *testing.T) {
-	lib, err := filepath.Abs("../../../hda/testdata/libt.a")
+	lib, err := filepath.Abs("../../format/hda/testdata/libt.a")
 	if err != nil {
 		t.Fatal(err)
 	}

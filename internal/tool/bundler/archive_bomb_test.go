@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/internal/format/ar"
 	"github.com/goffload/goffload/internal/tool/bundler"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/test/difftest"
 	"github.com/goffload/goffload/internal/test/llvmref"
 )

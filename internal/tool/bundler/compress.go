@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/goffload/goffload/bundle"
-	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/spool"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/goffload/goffload/ar"
+	"github.com/goffload/goffload/internal/format/ar"
 	"github.com/goffload/goffload/internal/test/difftest"
 	"github.com/goffload/goffload/internal/test/llvmref"
 )

@@ -12,13 +12,13 @@ import (
 // whatever the bytes, the bundler reports an error or succeeds, never
 // panics, and leaves no output behind on error.
 func FuzzDriver(f *testing.F) {
-	for _, p := range []string{"../../../binfmt/testdata/four.bc", "../../../textfmt/testdata/three.i", "../../../hda/testdata/libt.a", "../../../objfmt/testdata"} {
+	for _, p := range []string{"../../format/binfmt/testdata/four.bc", "../../format/textfmt/testdata/three.i", "../../format/hda/testdata/libt.a", "../../format/objfmt/testdata"} {
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			b, _ := os.ReadFile(p)
 			f.Add(b)
 		}
 	}
-	if files, _ := filepath.Glob("../../../objfmt/testdata/*.o"); len(files) > 0 {
+	if files, _ := filepath.Glob("../../format/objfmt/testdata/*.o"); len(files) > 0 {
 		b, _ := os.ReadFile(files[0])
 		f.Add(b)
 	}

@@ -6,8 +6,8 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/spool"
-	"github.com/goffload/goffload/magic"
 )
 
 // input is an input file opened for random access. Files are read in place;

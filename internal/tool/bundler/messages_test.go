@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/binfmt"
+	"github.com/goffload/goffload/internal/format/binfmt"
 	"github.com/goffload/goffload/internal/test/llvmref"
 	"github.com/goffload/goffload/targetid"
 )

@@ -9,11 +9,11 @@ import (
 
 	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"
 	"github.com/goffload/goffload/internal/llvm/oserr"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/internal/tool/bundler/objcopy"
-	"github.com/goffload/goffload/objfmt"
 )
 
 // extractHost writes the host object a fat object's one-NUL-byte host

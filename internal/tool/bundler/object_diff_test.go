@@ -12,10 +12,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/test/difftest"
 	"github.com/goffload/goffload/internal/test/llvmref"
-	"github.com/goffload/goffload/magic"
 )
 
 // objectFiles compiles host objects of several kinds with clang 22 and gcc,
@@ -297,7 +297,7 @@ func TestDiffObjectIdentification(t *testing.T) {
 func TestDiffObjectCOFFSections(t *testing.T) {
 	t.Parallel()
 	ref, ours := tools(t)
-	fat, err := os.ReadFile(filepath.Join("..", "..", "..", "objfmt", "testdata", "coff-x86_64.fat.obj"))
+	fat, err := os.ReadFile(filepath.Join("..", "..", "format", "objfmt", "testdata", "coff-x86_64.fat.obj"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/ar"
-	"github.com/goffload/goffload/binfmt"
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/ar"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/test/difftest"
 	"github.com/goffload/goffload/internal/test/llvmref"
 )

@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goffload/goffload/binfmt"
 	"github.com/goffload/goffload/bundle"
+	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/llvm/llvmhash"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"
-	"github.com/goffload/goffload/objfmt"
 	"github.com/goffload/goffload/targetid"
 )
 

@@ -1,7 +1,7 @@
 package bundler
 
 import (
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/compress"
 	"math"
 	"strconv"
 	"time"

@@ -7,13 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goffload/goffload/compress"
+	"github.com/goffload/goffload/internal/format/compress"
 )
 
 // ccobTestdata reads one of package compress's golden CCOBs.
 func ccobTestdata(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "compress", "testdata", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "format", "compress", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

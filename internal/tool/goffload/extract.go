@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/inspect"
-	"github.com/goffload/goffload/magic"
+	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/targetid"
 	"github.com/urfave/cli/v2"
 )

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/compress"
 	"github.com/goffload/goffload/inspect"
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 const realDir = "../../../testdata/inspect"
@@ -375,7 +375,7 @@ func TestListUnreadable(t *testing.T) {
 	if code != 2 || out != "" || !strings.Contains(errOut, "missing.o") {
 		t.Errorf("list of a missing file: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	out, errOut, code = run(t, "list", missing, "../../../hda/testdata/libt.a")
+	out, errOut, code = run(t, "list", missing, "../../format/hda/testdata/libt.a")
 	if code != 2 || !strings.Contains(out, "gfx90a:xnack+") || !strings.Contains(errOut, "missing.o") {
 		t.Errorf("list of a missing and a good file: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}

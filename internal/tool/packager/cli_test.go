@@ -9,10 +9,10 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
-var golden = filepath.Join("..", "..", "..", "offloadbin", "testdata", "golden")
+var golden = filepath.Join("..", "..", "format", "offloadbin", "testdata", "golden")
 
 // The golden binaries made by LLVM 22 (testdata/golden/gen.sh) are
 // reproduced byte for byte by Main, without needing LLVM.

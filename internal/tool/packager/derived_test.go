@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 // Output names derived from an image's triple and arch (no file=) must be a

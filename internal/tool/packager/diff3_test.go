@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/internal/format/offloadbin"
 	"github.com/goffload/goffload/internal/test/difftest"
 	"github.com/goffload/goffload/internal/test/llvmref"
-	"github.com/goffload/goffload/offloadbin"
 )
 
 func pack(t *testing.T, images ...string) []byte {
@@ -47,7 +47,7 @@ func TestDiffArchiveMessages(t *testing.T) {
 	}
 	// COFF members: symbols, and the malformations LLVM reports or skips.
 	coff := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("..", "..", "..", "ar", "testdata", "members", name))
+		b, err := os.ReadFile(filepath.Join("..", "..", "format", "ar", "testdata", "members", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestDiffArchiveMessages(t *testing.T) {
 	files["badbc.bin"] = pack(t, bc+"\x01\x02\x03\x04garbage", "plain")
 	// A record at the top level (abbreviation 3, code 1, three operands:
 	// 32 bits) is skipped.
-	syms, err := os.ReadFile(filepath.Join("..", "..", "..", "bitcode", "testdata", "hipdev.bc"))
+	syms, err := os.ReadFile(filepath.Join("..", "..", "format", "bitcode", "testdata", "hipdev.bc"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,8 +62,8 @@ func compare(t *testing.T, cases []difftest.Case) {
 	difftest.Compare(t, llvm, ours, cases)
 }
 
-var golden = filepath.Join("..", "..", "..", "offloadbin", "testdata", "golden")
-var inputs = filepath.Join("..", "..", "..", "offloadbin", "testdata", "inputs")
+var golden = filepath.Join("..", "..", "format", "offloadbin", "testdata", "golden")
+var inputs = filepath.Join("..", "..", "format", "offloadbin", "testdata", "inputs")
 
 func imageFiles(t *testing.T) map[string][]byte {
 	return readDir(t, golden, "a.o", "b.bc", "empty.o", "bitcode.o", "r.cubin")

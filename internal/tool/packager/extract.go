@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/ar"
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/format/ar"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"
 	"github.com/goffload/goffload/internal/llvm/oserr"
-	"github.com/goffload/goffload/offloadbin"
 )
 
 // Matches reports whether an image matches a filter: "file" always

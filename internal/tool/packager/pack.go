@@ -10,11 +10,11 @@ import (
 	"syscall"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 	"github.com/goffload/goffload/internal/llvm/llvmhash"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"
 	"github.com/goffload/goffload/internal/llvm/oserr"
 	"github.com/goffload/goffload/internal/spool"
-	"github.com/goffload/goffload/offloadbin"
 )
 
 // ImageSpec is a parsed --image value: its distinct keys in first-use order

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goffload/goffload/offloadbin"
+	"github.com/goffload/goffload/internal/format/offloadbin"
 )
 
 // Extracting writes every output before it puts any in place: a later

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goffload/goffload/objfmt"
+	"github.com/goffload/goffload/internal/format/objfmt"
 )
 
 // Name is the tool the bundler runs for object formats, and the argv[0] it

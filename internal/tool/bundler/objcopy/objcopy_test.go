@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/test/llvmref"
-	"github.com/goffload/goffload/objfmt"
 )
 
 func TestFormatCommand(t *testing.T) {
@@ -34,7 +34,7 @@ func TestDryRunMatchesBundler(t *testing.T) {
 	bundler := llvmref.Need(t, "clang-offload-bundler")
 	dir := t.TempDir()
 	for _, n := range []string{"host.o", "dev.bin"} {
-		os.WriteFile(filepath.Join(dir, n), readFile(t, "../../../../objfmt/testdata/clang-O1.host.o"), 0o666)
+		os.WriteFile(filepath.Join(dir, n), readFile(t, "../../../format/objfmt/testdata/clang-O1.host.o"), 0o666)
 	}
 	tmpRE := regexp.MustCompile(`/clang-offload-bundler-[0-9a-f]{6}\.tmp`)
 	env := []string{"TMPDIR=" + dir}
@@ -50,7 +50,7 @@ func TestDryRunMatchesBundler(t *testing.T) {
 		t.Errorf("bundle -###:\n got %s\nwant %s", got, want)
 	}
 
-	os.WriteFile(filepath.Join(dir, "fat.o"), readFile(t, "../../../../objfmt/testdata/clang-O1.fat.o"), 0o666)
+	os.WriteFile(filepath.Join(dir, "fat.o"), readFile(t, "../../../format/objfmt/testdata/clang-O1.fat.o"), 0o666)
 	res = llvmref.Run(t, dir, env, nil, bundler, "-type=o", "-###", "-unbundle",
 		"-targets=host-x86_64-unknown-linux-gnu", "-input=fat.o", "-output=out.o")
 	line = FormatCommand(objcopy, StripArgs("fat.o", dir+"/clang-offload-bundler-000000.tmp")) + "\n"
