@@ -13,6 +13,7 @@ import (
 	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/format/textfmt"
+	"github.com/goffload/goffload/internal/readerat"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -341,29 +342,11 @@ func (e *Entry) Offset() int64 {
 	if e.part.format == Text {
 		return e.off // the text is the input's bytes, from its start
 	}
-	base, ok := offsetIn(e.r, e.part.input)
+	base, ok := readerat.OffsetIn(e.r, e.part.input)
 	if !ok {
 		return -1
 	}
 	return base + e.off
-}
-
-// offsetIn returns where r's first byte lies in top, following the
-// io.SectionReaders r is made of; false when r's bytes are not top's.
-func offsetIn(r, top io.ReaderAt) (int64, bool) {
-	var off int64
-	for r != nil {
-		if r == top {
-			return off, true
-		}
-		sr, ok := r.(*io.SectionReader)
-		if !ok {
-			return 0, false
-		}
-		outer, o, _ := sr.Outer()
-		off, r = off+o, outer
-	}
-	return 0, false
 }
 
 // Open returns a reader of the entry's bytes. It fails for an entry whose

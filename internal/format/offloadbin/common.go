@@ -35,25 +35,6 @@ type Binary struct {
 	at    int64       // the header's offset in buf
 }
 
-// offsetIn returns where r's first byte lies in top, following the
-// io.SectionReaders r is made of, and false when r's bytes are not top's
-// (inflated, or copied out of it).
-func offsetIn(r io.ReaderAt, top io.ReaderAt) (int64, bool) {
-	var off int64
-	for r != nil {
-		if r == top {
-			return off, true
-		}
-		sr, ok := r.(*io.SectionReader)
-		if !ok {
-			return 0, false
-		}
-		outer, o, _ := sr.Outer()
-		off, r = off+o, outer
-	}
-	return 0, false
-}
-
 // String returns the value stored for key, or "" when there is none. When a
 // key occurs more than once, the last entry wins, as in LLVM.
 func (b *Binary) String(key string) string {

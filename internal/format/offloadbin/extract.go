@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/readerat"
 )
 
 // FileType is what LLVM 22's identify_magic makes of an input, reduced to
@@ -95,10 +96,10 @@ func Extract(r io.ReaderAt, size int64, name string, opts ...ReadOption) ([]Foun
 	for i := range out {
 		f := &out[i]
 		f.FileOffset, f.ImageOffset = -1, -1
-		if o, ok := offsetIn(f.buf, r); ok {
+		if o, ok := readerat.OffsetIn(f.buf, r); ok {
 			f.FileOffset = o + f.at
 		}
-		if o, ok := offsetIn(f.image, r); ok {
+		if o, ok := readerat.OffsetIn(f.image, r); ok {
 			f.ImageOffset = o
 		}
 	}
