@@ -386,13 +386,13 @@ func (f *ELF) NameSections(secs []Section) (bad int, err error) {
 			return bad, err
 		}
 	}
-	names := newStrtab(tab)
+	names := NewStrings(tab)
 	for i := range secs {
 		s := &secs[i]
 		if s.NameOff == 0 && len(tab) == 0 {
 			continue
 		}
-		name, ok := names.at(s.NameOff)
+		name, ok := names.At(s.NameOff)
 		if !ok {
 			if bad < 0 {
 				bad = i
@@ -531,15 +531,17 @@ func (f *ELF) Progs() ([]Prog, error) {
 	return ps, nil
 }
 
-// strtab finds NUL-terminated strings in a string table in O(log n) each,
-// whatever the input.
-type strtab struct {
+// Strings finds NUL-terminated strings in a string table in O(log n)
+// each, whatever the input: a table of many names is looked up without
+// scanning it again for each.
+type Strings struct {
 	data []byte
 	nuls []int
 }
 
-func newStrtab(data []byte) *strtab {
-	t := &strtab{data: data}
+// NewStrings indexes string table data.
+func NewStrings(data []byte) *Strings {
+	t := &Strings{data: data}
 	for i, c := range data {
 		if c == 0 {
 			t.nuls = append(t.nuls, i)
@@ -548,7 +550,9 @@ func newStrtab(data []byte) *strtab {
 	return t
 }
 
-func (t *strtab) at(off uint32) (string, bool) {
+// At returns the NUL-terminated string at off, and false when off is past
+// the table or no NUL ends the string.
+func (t *Strings) At(off uint32) (string, bool) {
 	if uint64(off) >= uint64(len(t.data)) {
 		return "", false
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/format/magic"
@@ -271,36 +270,4 @@ func (f *elfFile) checkSections() error {
 		}
 	}
 	return nil
-}
-
-var errNoNUL = errors.New("string not terminated")
-
-// strtab is a string table read from the file, with the positions of its NUL
-// bytes so that looking up many names costs O(log n) each, whatever the
-// input.
-type strtab struct {
-	data []byte
-	nuls []int
-}
-
-func newStrtabReader(data []byte) *strtab {
-	t := &strtab{data: data}
-	for i, c := range data {
-		if c == 0 {
-			t.nuls = append(t.nuls, i)
-		}
-	}
-	return t
-}
-
-// at returns the NUL-terminated string at off.
-func (t *strtab) at(off uint32) (string, error) {
-	if uint64(off) >= uint64(len(t.data)) {
-		return "", errNoNUL
-	}
-	i, _ := slices.BinarySearch(t.nuls, int(off))
-	if i == len(t.nuls) {
-		return "", errNoNUL
-	}
-	return string(t.data[off:t.nuls[i]]), nil
 }

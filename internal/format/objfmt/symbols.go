@@ -3,6 +3,8 @@ package objfmt
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/goffload/goffload/internal/objfile"
 )
 
 // symbols is the rewritten symbol table.
@@ -43,7 +45,7 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 	if err != nil {
 		return nil, err
 	}
-	strData := newStrtabReader(strBytes)
+	strData := objfile.NewStrings(strBytes)
 	count := int(st.size / entsz)
 	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count), local: make([]bool, count)}
 	xtab, err := f.readXIndexTable(sy, count, removed)
@@ -62,7 +64,8 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 		nameOff := f.bo.Uint32(e[ent.nameAt:])
 		name := ""
 		if nameOff != 0 || len(strBytes) > 0 { // offset 0 is read like any other
-			if name, err = strData.at(nameOff); err != nil {
+			var ok bool
+			if name, ok = strData.At(nameOff); !ok {
 				return nil, formatErr(int64(st.off)+int64(i)*int64(entsz), "symbol %d: name offset %#x is past the end of the string table (%#x bytes)", i, nameOff, len(strBytes))
 			}
 		}
