@@ -174,7 +174,9 @@ func choose(c *cli.Context, l *inspect.Listing, target *targetid.Target) ([]*ins
 		picked = l.Devices()
 	default:
 		for _, o := range l.Objects {
-			if (!c.IsSet("triple") || o.Triple == c.String("triple")) &&
+			// Empty trailing components do not count: a bundle ID's
+			// "amdgcn-amd-amdhsa-" is the triple "amdgcn-amd-amdhsa".
+			if (!c.IsSet("triple") || strings.TrimRight(o.Triple, "-") == strings.TrimRight(c.String("triple"), "-")) &&
 				(!c.IsSet("arch") || o.TargetID == c.String("arch")) &&
 				(!c.IsSet("kind") || o.Kind == c.String("kind")) {
 				picked = append(picked, o)

@@ -50,3 +50,22 @@ func TestNestedOffloadBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractTripleTrailingDash: a bundle ID stores the triple with an
+// empty fourth component ("amdgcn-amd-amdhsa-"), an OffloadBinary without
+// it; --triple takes either spelling for both.
+func TestExtractTripleTrailingDash(t *testing.T) {
+	for _, tc := range []struct{ file, triple string }{
+		{"hip-nonrdc.o", "amdgcn-amd-amdhsa"},
+		{"hip-nonrdc.o", "amdgcn-amd-amdhsa-"},
+		{"newdriver.o", "amdgcn-amd-amdhsa-"},
+		{"newdriver.o", "amdgcn-amd-amdhsa"},
+	} {
+		dir := t.TempDir()
+		_, stderr, code := run(t, "extract", "--triple", tc.triple, "-o", dir, filepath.Join(realDir, tc.file))
+		files, _ := os.ReadDir(dir)
+		if code != 0 || len(files) == 0 {
+			t.Errorf("%s --triple %s: exit %d, %d files\n%s", tc.file, tc.triple, code, len(files), stderr)
+		}
+	}
+}
