@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/format/binfmt"
 	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/fatbin"
 	"github.com/goffload/goffload/internal/format/magic"
 )
 
@@ -20,19 +20,19 @@ const headerWindow = 1 << 20
 // walkBundles lists the run of bundles in r[0:size], binary or
 // compressed, separated by zero padding (the contents of a .hip_fatbin
 // section, one bundle per translation unit, or of a bundle file), as
-// bundle.Runs finds them.
+// fatbin.Runs finds them.
 func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
-	err := bundle.Runs(r, size, func(it bundle.RunItem) error {
+	err := fatbin.Runs(r, size, func(it fatbin.Item) error {
 		w.bundleStarts[bundleKey{p.file, p.rel + it.Offset}] = it.Index
 		step := fmt.Sprintf("bundle %d", it.Index)
 		if it.Compressed {
 			w.ccob(r, it, size, p, step)
 		} else {
-			w.bundleTable(io.NewSectionReader(r, it.Offset, size-it.Offset), size-it.Offset, io.NewSectionReader(r, it.Offset, size-it.Offset), p.sub(it.Offset, step))
+			w.listRows(it.Rows, io.NewSectionReader(r, it.Offset, size-it.Offset), p.sub(it.Offset, step))
 		}
 		return nil
 	})
-	var re *bundle.RunError
+	var re *fatbin.Error
 	if !errors.As(err, &re) {
 		return
 	}
@@ -57,36 +57,36 @@ func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
 // bytes, and LLVM lists none), and each entry whose payload cannot be
 // where it says, listing the others. It returns where the table and the
 // payloads end.
-func (w *walker) bundleTable(src io.Reader, size int64, r io.ReaderAt, q place) (int64, bool) {
+func (w *walker) bundleTable(src io.Reader, size int64, r io.ReaderAt, q place) {
 	rows, err := binfmt.Scan(src, size)
 	if err != nil {
-		return w.failTable(q, err), false
+		w.failTable(q, err)
+		return
 	}
-	end := int64(32) // the header of an empty table
+	w.listRows(rows, r, q)
+}
+
+// listRows lists the entries of a binary bundle's table under q.
+func (w *walker) listRows(rows []binfmt.Row, r io.ReaderAt, q place) {
 	for _, e := range rows {
-		end = max(end, e.At+24+int64(len(e.ID)))
 		if e.Bad != nil {
 			var fe *binfmt.FormatError
 			errors.As(e.Bad, &fe)
 			w.fail(q, e.At, fmt.Sprintf("entry %d (%s)", e.Index, e.ID), &bareError{fe.Msg, e.Bad})
 			continue
 		}
-		end = max(end, int64(e.Offset+e.Size))
 		w.leaf(entryObject(e.ID, "bundle entry"), r, int64(e.Offset), int64(e.Size), q)
 	}
-	return end, true
 }
 
-// failTable reports a damaged entry table at the field binfmt names, and
-// returns its offset.
-func (w *walker) failTable(q place, err error) int64 {
+// failTable reports a damaged entry table at the field binfmt names.
+func (w *walker) failTable(q place, err error) {
 	var fe *binfmt.FormatError
 	if !errors.As(err, &fe) {
 		w.fail(q, 0, "entry table", err)
-		return 0
+		return
 	}
 	w.fail(q, fe.Offset, fe.Field, &bareError{fe.Msg, err})
-	return fe.Offset
 }
 
 // bareError is a format package's error without the offset and field its
@@ -110,7 +110,7 @@ func entryObject(id, container string) *Object {
 // ccob lists the CCOB at r[off:] without inflating it all: the payload is
 // decompressed only as far as the bundle's entry table reaches. It returns
 // where the CCOB ends.
-func (w *walker) ccob(r io.ReaderAt, it bundle.RunItem, size int64, p place, step string) {
+func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step string) {
 	off := it.Offset
 	sec := io.NewSectionReader(r, off, size-off)
 	cr := compress.NewReader(sec, size-off)
@@ -153,7 +153,7 @@ func (w *walker) ccob(r io.ReaderAt, it bundle.RunItem, size int64, p place, ste
 		w.leaf(o, nil, 0, usize, q)
 	}
 	if m.PayloadSize < 0 {
-		// A v1 zlib member ends where its stream does: bundle.Runs read
+		// A v1 zlib member ends where its stream does: fatbin.Runs read
 		// it through.
 		q.comp.Size = it.End - off
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goffload/goffload/bundle"
+	"github.com/goffload/goffload/internal/format/fatbin"
 	"github.com/goffload/goffload/internal/objfile"
 )
 
@@ -53,18 +53,18 @@ type span struct {
 	ccob       bool
 }
 
-// findBundles splits .hip_fatbin into its bundles as bundle.Runs finds
+// findBundles splits .hip_fatbin into its bundles as fatbin.Runs finds
 // them (the run scanner inspect lists with): binary bundles end after
 // their table and last payload, CCOBs where their header says; zero
 // padding between.
 func findBundles(r io.ReaderAt, fat *shdr) ([]span, error) {
 	sec := io.NewSectionReader(r, int64(fat.off), int64(fat.size))
 	var spans []span
-	err := bundle.Runs(sec, int64(fat.size), func(it bundle.RunItem) error {
+	err := fatbin.Runs(sec, int64(fat.size), func(it fatbin.Item) error {
 		spans = append(spans, span{uint64(it.Offset), uint64(it.End), it.Compressed})
 		return nil
 	})
-	var re *bundle.RunError
+	var re *fatbin.Error
 	switch {
 	case errors.As(err, &re) && re.What == "bytes":
 		return nil, refuse(".hip_fatbin offset %d: %v", re.Offset, re.Err)

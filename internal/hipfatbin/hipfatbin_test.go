@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/goffload/goffload/bundle"
+	"github.com/goffload/goffload/internal/format/fatbin"
 	"github.com/goffload/goffload/internal/objfile"
 )
 
@@ -37,7 +37,7 @@ func TestWrappers(t *testing.T) {
 		}
 		starts := map[uint64]bool{}
 		sec := bytes.NewReader(data[fat.Offset : fat.Offset+fat.Size])
-		bundle.Runs(sec, int64(fat.Size), func(it bundle.RunItem) error {
+		fatbin.Runs(sec, int64(fat.Size), func(it fatbin.Item) error {
 			starts[fat.Addr+uint64(it.Offset)] = true
 			return nil
 		})

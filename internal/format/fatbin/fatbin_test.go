@@ -1,4 +1,4 @@
-package bundle
+package fatbin
 
 import (
 	"bytes"
@@ -31,26 +31,26 @@ func TestRuns(t *testing.T) {
 	first, second := bin("code one"), bin("code two")
 	run := append(pad(append([]byte(nil), first...)), pad(append([]byte(nil), ccob.Bytes()...))...)
 	run = append(run, second...)
-	var items []RunItem
-	err := Runs(bytes.NewReader(run), int64(len(run)), func(it RunItem) error {
+	var items []Item
+	err := Runs(bytes.NewReader(run), int64(len(run)), func(it Item) error {
 		items = append(items, it)
 		return nil
 	})
 	if err != nil || len(items) != 3 {
 		t.Fatalf("Runs: %d items, %v", len(items), err)
 	}
-	want := []RunItem{{0, 0, int64(len(first)), false, nil}, {1, int64(len(pad(first))), int64(len(pad(first)) + ccob.Len()), true, nil},
-		{2, int64(len(run) - len(second)), int64(len(run)), false, nil}}
+	want := []Item{{Index: 0, Offset: 0, End: int64(len(first))}, {Index: 1, Offset: int64(len(pad(first))), End: int64(len(pad(first)) + ccob.Len()), Compressed: true},
+		{Index: 2, Offset: int64(len(run) - len(second)), End: int64(len(run))}}
 	for i, it := range items {
-		if it.Index != want[i].Index || it.Offset != want[i].Offset || it.End != want[i].End || it.Compressed != want[i].Compressed || it.Compressed != (it.Member != nil) {
+		if it.Index != want[i].Index || it.Offset != want[i].Offset || it.End != want[i].End || it.Compressed != want[i].Compressed || it.Compressed != (it.Member != nil) || !it.Compressed && len(it.Rows) != 2 {
 			t.Errorf("item %d: %+v, want %+v", i, it, want[i])
 		}
 	}
 	// Damage after the first bundle: that one is given, then the error.
 	bad := append(pad(append([]byte(nil), first...)), "garbage!"...)
 	items = nil
-	err = Runs(bytes.NewReader(bad), int64(len(bad)), func(it RunItem) error { items = append(items, it); return nil })
-	var re *RunError
+	err = Runs(bytes.NewReader(bad), int64(len(bad)), func(it Item) error { items = append(items, it); return nil })
+	var re *Error
 	if len(items) != 1 || !errors.As(err, &re) || re.What != "bytes" || re.Offset != int64(len(pad(first))) || re.Index != 1 || !errors.Is(err, fmterr.ErrMalformed) {
 		t.Errorf("damage: %d items, %v", len(items), err)
 	}

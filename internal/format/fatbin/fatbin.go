@@ -1,4 +1,8 @@
-package bundle
+// Package fatbin finds the bundles of a run: binary bundles and CCOBs
+// between zero padding, as a .hip_fatbin section holds one per translation
+// unit. It is the one scanner of runs under package inspect (which lists
+// them) and package prune (which rewrites them).
+package fatbin
 
 import (
 	"errors"
@@ -11,8 +15,8 @@ import (
 	"github.com/goffload/goffload/internal/format/magic"
 )
 
-// A RunItem is one bundle of a run: a binary bundle or a CCOB.
-type RunItem struct {
+// A Item is one bundle of a run: a binary bundle or a CCOB.
+type Item struct {
 	Index int
 	// Offset and End place the bundle in the run: a binary bundle ends
 	// after its entry table and its last payload, a CCOB where its header
@@ -21,70 +25,72 @@ type RunItem struct {
 	Compressed  bool
 	// Member is a CCOB's header, when Compressed.
 	Member *compress.Member
+	// Rows is a binary bundle's entry table, as binfmt.Scan read it.
+	Rows []binfmt.Row
 }
 
-// A RunError reports damage in a run of bundles: which bundle (Index, at
+// A Error reports damage in a run of bundles: which bundle (Index, at
 // Offset in the run) and what (What: "padding" when the run cannot be
 // read, "bytes" for bytes that are neither a bundle, a CCOB nor padding,
 // "bundle" for a binary bundle's table, "CCOB" for a CCOB's header),
 // wrapping the format package's error, whose offsets are the bundle's own.
-type RunError struct {
+type Error struct {
 	Index  int
 	Offset int64
 	What   string
 	Err    error
 }
 
-func (e *RunError) Error() string {
-	return fmt.Sprintf("bundle: %s %d at offset %d in the run: %v", e.What, e.Index, e.Offset, e.Err)
+func (e *Error) Error() string {
+	return fmt.Sprintf("fatbin: %s %d at offset %d in the run: %v", e.What, e.Index, e.Offset, e.Err)
 }
 
-func (e *RunError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // Runs visits the run of bundles in r[0:size]: binary bundles and CCOBs
 // separated by zero padding, as a .hip_fatbin section holds one per
 // translation unit (each 4 KiB aligned), or a bundle file one. It calls fn
 // for each bundle in order and stops at the first error fn returns, or at
-// damage, reported as a *RunError: bytes that are neither a bundle, a CCOB
+// damage, reported as a *Error: bytes that are neither a bundle, a CCOB
 // nor padding, a binary bundle whose entry table cannot be read (binfmt.Scan's
 // rules), a CCOB whose header cannot. Package inspect lists and package prune
 // rewrites .hip_fatbin through it.
-func Runs(r io.ReaderAt, size int64, fn func(RunItem) error) error {
+func Runs(r io.ReaderAt, size int64, fn func(Item) error) error {
 	var off int64
 	for n := 0; ; n++ {
 		next, err := skipZeros(r, off, size)
 		if err != nil {
-			return &RunError{Index: n, Offset: off, What: "padding", Err: err}
+			return &Error{Index: n, Offset: off, What: "padding", Err: err}
 		}
 		if next >= size {
 			return nil
 		}
-		it := RunItem{Index: n, Offset: next}
+		it := Item{Index: n, Offset: next}
 		var h [8]byte
 		k, _ := r.ReadAt(h[:min(int64(len(h)), size-next)], next)
 		switch {
 		case string(h[:k]) == magic.BundleMagic[:8]:
-			end, err := binaryEnd(io.NewSectionReader(r, next, size-next), size-next)
+			rows, end, err := binaryEnd(io.NewSectionReader(r, next, size-next), size-next)
 			if err != nil {
-				return &RunError{Index: n, Offset: next, What: "bundle", Err: err}
+				return &Error{Index: n, Offset: next, What: "bundle", Err: err}
 			}
-			it.End = next + end
+			it.End, it.Rows = next+end, rows
 		case compress.IsCompressed(h[:k]):
 			it.Compressed = true
 			cr := compress.NewReader(io.NewSectionReader(r, next, size-next), size-next)
 			m, err := cr.Next()
 			if err != nil {
-				return &RunError{Index: n, Offset: next, What: "CCOB", Err: err}
+				return &Error{Index: n, Offset: next, What: "CCOB", Err: err}
 			}
 			if m.PayloadSize < 0 {
 				// A v1 zlib member ends where its stream does.
 				if _, err := io.Copy(io.Discard, cr); err != nil && !errors.Is(err, compress.ErrHashMismatch) {
-					return &RunError{Index: n, Offset: next, What: "CCOB", Err: err}
+					return &Error{Index: n, Offset: next, What: "CCOB", Err: err}
 				}
 			}
 			it.Member, it.End = m, next+m.End()
 		default:
-			return &RunError{Index: n, Offset: next, What: "bytes", Err: fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", fmterr.ErrMalformed, h[:k])}
+			return &Error{Index: n, Offset: next, What: "bytes", Err: fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", fmterr.ErrMalformed, h[:k])}
 		}
 		if err := fn(it); err != nil {
 			return err
@@ -98,10 +104,10 @@ func Runs(r io.ReaderAt, size int64, fn func(RunItem) error) error {
 
 // binaryEnd is where the binary bundle in r[0:size] ends: past its entry
 // table and the last payload of its readable entries.
-func binaryEnd(r io.ReaderAt, size int64) (int64, error) {
+func binaryEnd(r io.ReaderAt, size int64) ([]binfmt.Row, int64, error) {
 	rows, err := binfmt.Scan(io.NewSectionReader(r, 0, size), size)
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	end := int64(32) // the header of an empty table
 	for _, e := range rows {
@@ -110,7 +116,7 @@ func binaryEnd(r io.ReaderAt, size int64) (int64, error) {
 			end = max(end, int64(e.Offset+e.Size))
 		}
 	}
-	return end, nil
+	return rows, end, nil
 }
 
 // skipZeros returns the offset of the first non-zero byte at or after off,
