@@ -75,6 +75,10 @@ type Object struct {
 	file *fileCopier
 	// readHeader reads Code on demand.
 	readHeader func() *CodeObject
+	// hdrR and hdrOff are where readHeader reads: the object's bytes at
+	// hdrOff of hdrR (readHeaders reads neighbours in one window).
+	hdrR   io.ReaderAt
+	hdrOff int64
 }
 
 // A Compression describes the compressed container an object sits in.
@@ -149,12 +153,16 @@ func modeSuffix(m string) string {
 // compressed data.
 func (o *Object) Header() *CodeObject {
 	if o.Code == nil && o.readHeader != nil {
-		o.Code = o.readHeader()
-		if o.TargetID == "" {
-			o.TargetID = o.Code.TargetID()
-		}
+		o.setCode(o.readHeader())
 	}
 	return o.Code
+}
+
+func (o *Object) setCode(c *CodeObject) {
+	o.Code = c
+	if o.TargetID == "" {
+		o.TargetID = c.TargetID()
+	}
 }
 
 // Where returns the object's container path and ID as one line:

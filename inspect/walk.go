@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/goffload/goffload/internal/parallel"
+	"github.com/goffload/goffload/internal/readerat"
 	"io"
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/format/textfmt"
@@ -113,7 +115,7 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	}
 	w.l.Kind = w.describe(r, size, k)
 	w.walk(r, size, place{}.wholeFile(), k)
-	readHeaders(w.headers)
+	readHeaders(r, w.headers)
 	compressedHeaders(w.inflated)
 	var fc *fileCopier
 	if f, ok := r.(*os.File); ok {
@@ -130,10 +132,69 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	return w.l
 }
 
+// readWindow bounds the bytes readHeaders reads at once for several
+// objects.
+const readWindow = 1 << 20
+
+// windows hold the bytes readHeaders reads, one per worker at a time.
+var windows = sync.Pool{New: func() any { b := make([]byte, readWindow); return &b }}
+
 // readHeaders reads the objects' own headers on every CPU: listing a
 // library of thousands of code objects spends its time there, in reads.
-func readHeaders(objs []*Object) {
-	parallel.For(len(objs), 0, func(i int) { objs[i].Header() })
+// Objects whose bytes are the walked file's own are read in windows of up
+// to 1 MiB holding several whole objects (a bundle's code objects lie side
+// by side): one read for a window instead of one or more per object.
+func readHeaders(file io.ReaderAt, objs []*Object) {
+	type span struct {
+		o   *Object
+		off int64 // in file
+	}
+	var spans []span
+	var direct []*Object
+	for _, o := range objs {
+		if fo, ok := readerat.OffsetIn(o.hdrR, file); ok && o.Size <= readWindow/4 {
+			spans = append(spans, span{o, fo + o.hdrOff})
+		} else {
+			direct = append(direct, o)
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	var groups [][]span
+	for i := 0; i < len(spans); {
+		j, start := i+1, spans[i].off
+		for j < len(spans) && spans[j].off+spans[j].o.Size-start <= readWindow && spans[j].off >= start {
+			j++
+		}
+		groups = append(groups, spans[i:j])
+		i = j
+	}
+	parallel.For(len(groups)+len(direct), 0, func(i int) {
+		if i >= len(groups) {
+			direct[i-len(groups)].Header()
+			return
+		}
+		g := groups[i]
+		start := g[0].off
+		end := start
+		for _, s := range g {
+			end = max(end, s.off+s.o.Size)
+		}
+		bp := windows.Get().(*[]byte)
+		defer windows.Put(bp)
+		buf := (*bp)[:end-start]
+		if n, err := file.ReadAt(buf, start); n < len(buf) && err != nil {
+			for _, s := range g {
+				s.o.Header() // read each alone, as before: its own error
+			}
+			return
+		}
+		for _, s := range g {
+			if s.o.Code == nil {
+				b := buf[s.off-start : s.off-start+s.o.Size]
+				s.o.setCode(ReadCodeObject(bytes.NewReader(b), s.o.Size))
+			}
+		}
+	})
 }
 
 // An inflatedObject is an object inside compressed data: open gives the
@@ -381,6 +442,7 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 		o.open = func() (io.Reader, error) { return io.NewSectionReader(r, off, size), nil }
 		if !o.Host {
 			o.readHeader = func() *CodeObject { return ReadCodeObject(io.NewSectionReader(r, off, size), size) }
+			o.hdrR, o.hdrOff = r, off
 			switch {
 			case w.opts.SkipHeaders:
 			case p.volatile:
