@@ -105,7 +105,7 @@ func Example_compressed() {
 
 // List an OffloadBinary (llvm-offload-binary, clang --offload-new-driver):
 // not an offload bundle, but its images are read as entries when no type is
-// given. Package offloadbin has its full metadata (image kind, strings).
+// given. Package inspect lists their full metadata (image kind, strings).
 func Example_offloadBinary() {
 	f, size := open("../testdata/inspect/packaged.bin")
 	defer f.Close()

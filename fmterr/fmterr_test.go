@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/ar"
 )
 
@@ -54,18 +55,32 @@ func (e *wrapLLVM) Error() string       { return "wrap: " + e.err.Error() }
 func (e *wrapLLVM) LLVMMessage() string { return e.unknown }
 func (e *wrapLLVM) Unwrap() error       { return e.err }
 
-func ExampleLLVMMessage() {
-	// An archive whose member header has a size that is not a number.
+// TestLLVMMessageArchive: an archive member header's bad size field, as
+// the drop-ins meet it: the error says where, matches the shared sentinel
+// and gives LLVM's text.
+func TestLLVMMessageArchive(t *testing.T) {
 	lib := []byte("!<arch>\nk.o/            0           0     0     644     12x       `\n")
 	_, err := ar.NewReader(bytes.NewReader(lib), int64(len(lib)), "lib.a")
 	err = fmt.Errorf("reading: %w", err)
-
 	var fe *ar.FormatError
-	fmt.Println(errors.As(err, &fe), fe.Offset, fe.Field, errors.Is(err, ar.ErrMalformed))
-	fmt.Println(err)
-	fmt.Println(fmterr.LLVMMessage(err))
+	if !errors.As(err, &fe) || fe.Offset != 56 || fe.Field != "size" || !errors.Is(err, ar.ErrMalformed) || !errors.Is(err, fmterr.ErrMalformed) {
+		t.Errorf("%v: not an ar.FormatError at 56, field size, ar.ErrMalformed and fmterr.ErrMalformed", err)
+	}
+	if got, want := fmterr.LLVMMessage(err), "truncated or malformed archive (characters in size field in archive member header are not all decimal numbers: '12x' for the archive member header at offset 8)"; got != want {
+		t.Errorf("LLVMMessage = %q, want %q", got, want)
+	}
+}
+
+// The shared sentinels answer for any package: a damaged archive listed by
+// package inspect is fmterr.ErrMalformed, whichever reader found it.
+func Example() {
+	lib := []byte("!<arch>\nk.o/            0           0     0     644     12x       `\n")
+	l := inspect.Read(bytes.NewReader(lib), int64(len(lib)), "lib.a", nil)
+	for _, e := range l.Errors {
+		fmt.Println(e)
+		fmt.Println(errors.Is(e, fmterr.ErrMalformed), errors.Is(e, fmterr.ErrTruncated))
+	}
 	// Output:
-	// true 56 size true
-	// reading: lib.a: offset 56: size: size field "12x" is not a decimal number
-	// truncated or malformed archive (characters in size field in archive member header are not all decimal numbers: '12x' for the archive member header at offset 8)
+	// lib.a: offset 0x38: archive header: size: size field "12x" is not a decimal number
+	// true false
 }

@@ -20,7 +20,7 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 	// with ".." or an absolute one is damage, not a file to open.
 	a, err := ar.NewReader(r, size, w.archivePath(p), ar.RejectEscapingPaths())
 	if err != nil {
-		w.fail(p, 0, "archive header", err)
+		w.failArchive(p, 0, "archive header", err)
 		return
 	}
 	// A thin archive's members are files of their own, which the
@@ -41,7 +41,7 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 			if errors.As(err, &fe) {
 				off = fe.Offset
 			}
-			w.fail(p, off, fmt.Sprintf("member %d header", i), err)
+			w.failArchive(p, off, fmt.Sprintf("member %d header", i), err)
 			return
 		}
 		step := "member " + m.Name
@@ -53,13 +53,13 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 				err = fmt.Errorf("%w: thin member %s is not a regular file (%s)", ErrMalformed, thin, fi.Mode().Type())
 			}
 			if err != nil {
-				w.fail(p, m.HeaderOffset, step, err)
+				w.failArchive(p, m.HeaderOffset, step, err)
 				continue
 			}
 		}
 		sr, err := m.Open()
 		if err != nil {
-			w.fail(p, m.HeaderOffset, step, err)
+			w.failArchive(p, m.HeaderOffset, step, err)
 			continue
 		}
 		q := p.sub(m.Offset, step)
@@ -82,4 +82,19 @@ func (w *walker) archivePath(p place) string {
 		return w.l.File
 	}
 	return ""
+}
+
+// failArchive reports an archive error at the offset package ar names,
+// with its field after ours ("member 1 header: size"), said once; else at
+// off and field.
+func (w *walker) failArchive(p place, off int64, field string, err error) {
+	var fe *ar.FormatError
+	if errors.As(err, &fe) {
+		if fe.Field != "" {
+			field += ": " + fe.Field
+		}
+		w.fail(p, fe.Offset, field, &bareError{fe.Msg, err})
+		return
+	}
+	w.fail(p, off, field, err)
 }
