@@ -117,7 +117,7 @@ func TestWriteThenRead(t *testing.T) {
 	}
 	for _, typ := range []string{"", "bc", "s", "ll", "hipi", "o"} {
 		var buf bytes.Buffer
-		if err := Write(&buf, src, WriteOptions{Type: typ}); err != nil {
+		if err := Write(&buf, src, &WriteOptions{Type: typ}); err != nil {
 			t.Fatalf("-type=%q: %v", typ, err)
 		}
 		b := openFile(t, writeTemp(t, buf.Bytes()), &Options{Type: typ})
@@ -152,17 +152,17 @@ func writeTemp(t *testing.T, data []byte) string {
 func TestWriteAlign(t *testing.T) {
 	src := []Source{{ID: gfx906, R: strings.NewReader("abc"), Size: 3}, {ID: host, R: strings.NewReader("d"), Size: 1}}
 	var zero, one bytes.Buffer
-	if err := Write(&zero, src, WriteOptions{}); err != nil {
+	if err := Write(&zero, src, &WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(&one, src, WriteOptions{Type: "bc", Align: 1}); err != nil {
+	if err := Write(&one, src, &WriteOptions{Type: "bc", Align: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(zero.Bytes(), one.Bytes()) {
 		t.Error("Align 0 differs from Align 1")
 	}
 	var a16 bytes.Buffer
-	if err := Write(&a16, src, WriteOptions{Align: 16}); err != nil {
+	if err := Write(&a16, src, &WriteOptions{Align: 16}); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := binfmt.ReadEntries(bytes.NewReader(a16.Bytes()), int64(a16.Len()))
@@ -174,7 +174,7 @@ func TestWriteAlign(t *testing.T) {
 			t.Errorf("%s at offset %d", e.ID, e.Offset)
 		}
 	}
-	if err := Write(io.Discard, src, WriteOptions{Type: "x"}); !errors.Is(err, ErrUnknownType) {
+	if err := Write(io.Discard, src, &WriteOptions{Type: "x"}); !errors.Is(err, ErrUnknownType) {
 		t.Errorf("-type=x: %v", err)
 	}
 }
@@ -208,7 +208,7 @@ func TestWriteObjectAsLLVM(t *testing.T) {
 		src = append(src, Source{ID: e.ID, R: r, Size: r.Size()})
 	}
 	var got bytes.Buffer
-	if err := Write(&got, src, WriteOptions{Type: "o"}); err != nil {
+	if err := Write(&got, src, &WriteOptions{Type: "o"}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want) {
@@ -216,11 +216,11 @@ func TestWriteObjectAsLLVM(t *testing.T) {
 	}
 	// Without a host, the first entry is the reference: an object there
 	// is an error, no object a binary bundle.
-	if err := Write(io.Discard, src[:0:0], WriteOptions{Type: "o"}); err != nil {
+	if err := Write(io.Discard, src[:0:0], &WriteOptions{Type: "o"}); err != nil {
 		t.Errorf("no entries: %v", err)
 	}
 	noHost := []Source{{ID: gfx906, R: bytes.NewReader(hostObj), Size: int64(len(hostObj))}}
-	if err := Write(io.Discard, noHost, WriteOptions{Type: "o"}); !errors.Is(err, ErrNoHost) {
+	if err := Write(io.Discard, noHost, &WriteOptions{Type: "o"}); !errors.Is(err, ErrNoHost) {
 		t.Errorf("no host: %v", err)
 	}
 }
@@ -258,7 +258,7 @@ func TestSelect(t *testing.T) {
 	Write(&buf, []Source{
 		{ID: "hipv4-amdgcn-amd-amdhsa--gfx9-generic", R: strings.NewReader("g"), Size: 1},
 		{ID: "hipv4-amdgcn-amd-amdhsa--gfx906", R: strings.NewReader("p"), Size: 1},
-	}, WriteOptions{})
+	}, &WriteOptions{})
 	b, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +275,7 @@ func TestSelect(t *testing.T) {
 func compressed(t *testing.T, src []Source, opt compress.Options) []byte {
 	t.Helper()
 	var plain, out bytes.Buffer
-	if err := Write(&plain, src, WriteOptions{}); err != nil {
+	if err := Write(&plain, src, &WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := compress.Compress(&out, plain.Bytes(), opt); err != nil {
@@ -663,7 +663,7 @@ func TestWriteSharedFile(t *testing.T) {
 		defer out.Close()
 		var buf bytes.Buffer
 		for _, w := range []io.Writer{&buf, out} {
-			if err := Write(w, src, WriteOptions{Type: typ}); err != nil {
+			if err := Write(w, src, &WriteOptions{Type: typ}); err != nil {
 				t.Fatalf("-type=%q: %v", typ, err)
 			}
 		}
@@ -699,7 +699,7 @@ func TestWriteShortSource(t *testing.T) {
 	defer f.Close()
 	for _, r := range []io.ReaderAt{strings.NewReader("short"), f} {
 		for _, typ := range []string{"", "s"} {
-			err := Write(io.Discard, []Source{{ID: gfx906, R: r, Size: 10}}, WriteOptions{Type: typ})
+			err := Write(io.Discard, []Source{{ID: gfx906, R: r, Size: 10}}, &WriteOptions{Type: typ})
 			if err == nil || !strings.Contains(err.Error(), "payload is 5 bytes, expected 10") {
 				t.Errorf("%T -type=%q: %v", r, typ, err)
 			}
@@ -717,7 +717,7 @@ func TestSelectUnspecifiedFeature(t *testing.T) {
 		for _, id := range order {
 			src = append(src, Source{ID: id, R: strings.NewReader(id), Size: int64(len(id))})
 		}
-		if err := Write(&buf, src, WriteOptions{Type: "s"}); err != nil {
+		if err := Write(&buf, src, &WriteOptions{Type: "s"}); err != nil {
 			t.Fatal(err)
 		}
 		b, err := Read(bytes.NewReader(buf.Bytes()), int64(buf.Len()), &Options{Type: "s"})
@@ -746,7 +746,7 @@ func TestWriteBadIDs(t *testing.T) {
 		for _, id := range ids {
 			src = append(src, Source{ID: id, R: strings.NewReader("a"), Size: 1})
 		}
-		if err := Write(io.Discard, src, WriteOptions{}); !errors.Is(err, ErrBadID) {
+		if err := Write(io.Discard, src, &WriteOptions{}); !errors.Is(err, ErrBadID) {
 			t.Errorf("%q: %v", ids, err)
 		}
 	}

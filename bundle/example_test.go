@@ -129,7 +129,7 @@ func ExampleWrite() {
 	err := bundle.Write(&out, []bundle.Source{
 		{ID: "host-x86_64-unknown-linux-gnu-", R: bytes.NewReader(host), Size: int64(len(host))},
 		{ID: "hipv4-amdgcn-amd-amdhsa--gfx90a", R: bytes.NewReader(gpu), Size: int64(len(gpu))},
-	}, bundle.WriteOptions{Align: 4096}) // the zero value: a binary bundle, unaligned
+	}, &bundle.WriteOptions{Align: 4096}) // nil: a binary bundle, unaligned
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -23,8 +23,8 @@ type Source struct {
 	Size int64
 }
 
-// WriteOptions control Write. The zero value writes a binary bundle with
-// payloads unaligned.
+// WriteOptions control Write. nil, as the zero value, writes a binary
+// bundle with payloads unaligned.
 type WriteOptions struct {
 	// Type names the file type as clang-offload-bundler's -type does (see
 	// Options.Type): text types write a text bundle with their comment
@@ -62,7 +62,11 @@ var ErrNotELF = errors.New("bundle: writing a fat object needs an ELF host (othe
 //     "__CLANG_OFFLOAD_BUNDLE__<ID>" per entry, the host's holding one NUL
 //     byte. Without a host the reference is the first entry (LLVM's rule
 //     for HIP-only bundles), and when it is an object, ErrNoHost.
-func Write(w io.Writer, src []Source, o WriteOptions) error {
+func Write(w io.Writer, src []Source, opts *WriteOptions) error {
+	var o WriteOptions
+	if opts != nil {
+		o = *opts
+	}
 	// The same ID twice is written twice, as LLVM 22's bundler does for
 	// targets that standardise alike; an ID of no entry's shape is not.
 	for _, s := range src {

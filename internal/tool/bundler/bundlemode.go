@@ -69,7 +69,7 @@ func (j *job) bundle() error {
 	for i, in := range ins {
 		src[i] = bundle.Source{ID: j.targets[i].std, R: in.r, Size: in.size}
 	}
-	write := func(w io.Writer) error { return bundle.Write(w, src, o) }
+	write := func(w io.Writer) error { return bundle.Write(w, src, &o) }
 	// The bundle's size, near enough: payloads, IDs, alignment.
 	hint := int64(0)
 	for i, in := range ins {

@@ -125,7 +125,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		return true, err
 	}
 	tw := llvmtool.NewTrackWriter(f)
-	if err := bundle.Write(tw, src, bundle.WriteOptions{Type: "o"}); err != nil {
+	if err := bundle.Write(tw, src, &bundle.WriteOptions{Type: "o"}); err != nil {
 		if tw.Err() != nil {
 			// Writing the output failed (a full disk, a file size
 			// limit): no llvm-objcopy ran, and the file to name is
