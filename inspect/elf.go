@@ -229,7 +229,7 @@ func (w *walker) wrappers(f *elfFile, r io.ReaderAt, size int64, s *objfile.Sect
 	if err != nil {
 		var e *objfile.Error
 		if errors.As(err, &e) {
-			w.fail(p, e.Offset, s.Name, &layerError{e})
+			w.fail(p, e.Offset, s.Name+": "+e.Field, &layerError{e})
 		} else {
 			w.fail(p, int64(s.Offset), s.Name, err)
 		}

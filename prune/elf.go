@@ -383,6 +383,9 @@ func (ps *pointerScan) wrappers() error {
 	if seg == nil {
 		return refuse("no (single) .hipFatBinSegment section: the pointers to the bundles cannot be accounted for")
 	}
+	if seg.typ == shtNobits {
+		return refuse(".hipFatBinSegment holds no data: the pointers to the bundles cannot be accounted for")
+	}
 	if seg.size%hipfatbin.WrapperSize != 0 || seg.size == 0 {
 		return refuse(".hipFatBinSegment is %d bytes, not a whole number of 24-byte wrappers", seg.size)
 	}

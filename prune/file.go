@@ -14,6 +14,7 @@ import (
 	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/format/offloadbin"
 	"github.com/goffload/goffload/internal/format/textfmt"
+	"github.com/goffload/goffload/internal/objfile"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -39,7 +40,7 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 		return nil, err
 	}
 	if err := s.file(out, in, size, name, 0); err != nil {
-		return r, fmt.Errorf("%s: %w", name, err)
+		return r, fmt.Errorf("%s: %w", name, asRefusal(err))
 	}
 	if rep := opts.Replace; rep != nil {
 		if !s.matched && rep.Target.Processor == "" {
@@ -70,6 +71,17 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 		r.SizeAft = size
 	}
 	return r, nil
+}
+
+// asRefusal makes damage the section layer found in headers and tables
+// (an *objfile.Error: a table past the end of the file, over a limit) a
+// refusal: the file is not rewritten, and a tree prune keeps it as it is.
+func asRefusal(err error) error {
+	var oe *objfile.Error
+	if err == nil || errors.Is(err, ErrRefused) || !errors.As(err, &oe) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrRefused, err)
 }
 
 // copyInput writes in over what out holds; out must be shortened to size

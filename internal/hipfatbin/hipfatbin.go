@@ -105,6 +105,9 @@ func LoadRelocations(f *objfile.ELF, secs []objfile.Section, lo, hi uint64) (map
 	relative, abs64, ok := Types(f.Machine)
 	for i := range secs {
 		s := &secs[i]
+		if _, _, err := f.Contents(s); err != nil {
+			continue // a table outside the file sets nothing (prune refuses such files)
+		}
 		switch s.Type {
 		case objfile.SHTRela:
 			if s.Flags&2 == 0 { // not SHF_ALLOC: kept by --emit-relocs, not applied at load time

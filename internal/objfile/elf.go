@@ -1,6 +1,8 @@
 package objfile
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -386,13 +388,17 @@ func (f *ELF) NameSections(secs []Section) (bad int, err error) {
 			return bad, err
 		}
 	}
-	names := NewStrings(tab)
+	offs := make([]uint32, len(secs))
+	for i := range secs {
+		offs[i] = secs[i].NameOff
+	}
+	names, found := Names(tab, offs)
 	for i := range secs {
 		s := &secs[i]
 		if s.NameOff == 0 && len(tab) == 0 {
 			continue
 		}
-		name, ok := names.At(s.NameOff)
+		name, ok := names[i], found[i]
 		if !ok {
 			if bad < 0 {
 				bad = i
@@ -498,11 +504,11 @@ func Lookup(secs []Section, name string) *Section {
 	return nil
 }
 
-// Progs reads the program header table (none when e_phoff or e_phnum is
-// 0), checked to lie inside the file.
+// Progs reads the program header table (none when e_phnum is 0), checked
+// to lie inside the file.
 func (f *ELF) Progs() ([]Prog, error) {
-	if f.Phnum == 0 || f.Phoff == 0 {
-		return nil, nil
+	if f.Phnum == 0 {
+		return nil, nil // LLVM reads e_phnum headers at e_phoff, 0 included
 	}
 	psz := uint64(f.PhdrSize())
 	if uint64(f.Phentsize) != psz {
@@ -531,36 +537,34 @@ func (f *ELF) Progs() ([]Prog, error) {
 	return ps, nil
 }
 
-// Strings finds NUL-terminated strings in a string table in O(log n)
-// each, whatever the input: a table of many names is looked up without
-// scanning it again for each.
-type Strings struct {
-	data []byte
-	nuls []int
-}
-
-// NewStrings indexes string table data.
-func NewStrings(data []byte) *Strings {
-	t := &Strings{data: data}
-	for i, c := range data {
-		if c == 0 {
-			t.nuls = append(t.nuls, i)
+// Names returns the NUL-terminated strings at offsets offs of string table
+// tab, resolved in one sweep of the table: O(len(tab) + n log n) time and
+// O(n) memory whatever the input (a table of many names is not scanned
+// again for each, nor indexed byte by byte). ok[i] is false for an offset
+// past the table or a string no NUL ends.
+func Names(tab []byte, offs []uint32) (names []string, ok []bool) {
+	order := make([]int, len(offs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(offs[a], offs[b]) })
+	names, ok = make([]string, len(offs)), make([]bool, len(offs))
+	nul := -1 // the NUL ending the strings that start at or before it
+	for _, i := range order {
+		off := int(offs[i])
+		if off >= len(tab) {
+			continue
 		}
+		if off > nul {
+			j := bytes.IndexByte(tab[off:], 0)
+			if j < 0 {
+				break // no NUL from here on: this string and the later ones
+			}
+			nul = off + j
+		}
+		names[i], ok[i] = string(tab[off:nul]), true
 	}
-	return t
-}
-
-// At returns the NUL-terminated string at off, and false when off is past
-// the table or no NUL ends the string.
-func (t *Strings) At(off uint32) (string, bool) {
-	if uint64(off) >= uint64(len(t.data)) {
-		return "", false
-	}
-	i, _ := slices.BinarySearch(t.nuls, int(off))
-	if i == len(t.nuls) {
-		return "", false
-	}
-	return string(t.data[off:t.nuls[i]]), true
+	return names, ok
 }
 
 // CString returns the NUL-terminated string at off in a string table, and
@@ -706,11 +710,9 @@ func (f *ELF) DynStrings(tag int64) ([]string, error) {
 				return err
 			}
 		}
-		s, ok := CString(strtab, v)
-		if !ok {
-			return malformed("ELF", at, "d_val", "", "string offset %#x past the dynamic string table (%d bytes)", v, len(strtab))
+		if s, ok := CString(strtab, v); ok {
+			out = append(out, s) // an offset past the table names nothing, as in debug/elf
 		}
-		out = append(out, s)
 		return nil
 	})
 	return out, err

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -311,5 +312,33 @@ func TestCOFFNoSymbols(t *testing.T) {
 	c, err = NewCOFF(bytes.NewReader(h), int64(len(h)))
 	if err != nil || c.SymbolTable != 20 || len(c.StringTable()) != 4 {
 		t.Errorf("empty string table: %+v, %v", c, err)
+	}
+}
+
+// TestNamesSweep: Names gives what a lookup per offset gives, and resolves
+// names in a table of 32 MiB of NUL bytes without memory in proportion to
+// the table (it used to index every NUL: over 1 GiB).
+func TestNamesSweep(t *testing.T) {
+	tab := []byte("\x00.text\x00.data\x00abc")
+	offs := []uint32{0, 1, 3, 7, 12, 13, 16, 99, 6}
+	names, ok := Names(tab, offs)
+	for i, off := range offs {
+		want, wok := CString(tab, uint64(off))
+		if names[i] != want || ok[i] != wok {
+			t.Errorf("offset %d: %q %v, want %q %v", off, names[i], ok[i], want, wok)
+		}
+	}
+	big := make([]byte, 32<<20)
+	offs = make([]uint32, 100000)
+	for i := range offs {
+		offs[i] = uint32(i * 331 % len(big))
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	names, ok = Names(big, offs)
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 || !ok[0] || names[1] != "" {
+		t.Errorf("%d bytes allocated for %d names", got, len(offs))
 	}
 }

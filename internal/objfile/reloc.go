@@ -137,7 +137,7 @@ func (f *ELF) ValueAt(s Symbol) int64 {
 func (f *ELF) SymbolAt(s *Section, i uint32) (Symbol, bool) {
 	off, n, err := f.Contents(s)
 	es := int64(f.SymbolSize())
-	if err != nil || int64(i+1)*es > n {
+	if err != nil || (int64(i)+1)*es > n {
 		return Symbol{}, false
 	}
 	b := make([]byte, es)

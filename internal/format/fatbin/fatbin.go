@@ -66,10 +66,10 @@ func Runs(r io.ReaderAt, size int64, fn func(Item) error) error {
 			return nil
 		}
 		it := Item{Index: n, Offset: next}
-		var h [8]byte
+		var h [len(magic.BundleMagic)]byte
 		k, _ := r.ReadAt(h[:min(int64(len(h)), size-next)], next)
 		switch {
-		case string(h[:k]) == magic.BundleMagic[:8]:
+		case string(h[:k]) == magic.BundleMagic:
 			rows, end, err := binaryEnd(io.NewSectionReader(r, next, size-next), size-next)
 			if err != nil {
 				return &Error{Index: n, Offset: next, What: "bundle", Err: err}
@@ -90,7 +90,7 @@ func Runs(r io.ReaderAt, size int64, fn func(Item) error) error {
 			}
 			it.Member, it.End = m, next+m.End()
 		default:
-			return &Error{Index: n, Offset: next, What: "bytes", Err: fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", fmterr.ErrMalformed, h[:k])}
+			return &Error{Index: n, Offset: next, What: "bytes", Err: fmt.Errorf("%w: bytes % x are neither a bundle, a CCOB nor zero padding", fmterr.ErrMalformed, h[:min(k, 8)])}
 		}
 		if err := fn(it); err != nil {
 			return err

@@ -45,8 +45,12 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 	if err != nil {
 		return nil, err
 	}
-	strData := objfile.NewStrings(strBytes)
 	count := int(st.size / entsz)
+	nameOffs := make([]uint32, count)
+	for i := range nameOffs {
+		nameOffs[i] = f.bo.Uint32(raw[uint64(i)*entsz+uint64(ent.nameAt):])
+	}
+	names, found := objfile.Names(strBytes, nameOffs)
 	sy := &symbols{index: symIdx, shndxIndex: -1, newSym: make([]int64, count), local: make([]bool, count)}
 	xtab, err := f.readXIndexTable(sy, count, removed)
 	if err != nil {
@@ -61,11 +65,10 @@ func (f *elfFile) rewriteSymbols(removed []bool, newIdx []uint32, strtabs map[in
 	var order []int // input indices of kept symbols
 	for i := 0; i < count; i++ {
 		e := raw[uint64(i)*entsz:]
-		nameOff := f.bo.Uint32(e[ent.nameAt:])
+		nameOff := nameOffs[i]
 		name := ""
 		if nameOff != 0 || len(strBytes) > 0 { // offset 0 is read like any other
-			var ok bool
-			if name, ok = strData.At(nameOff); !ok {
+			if name = names[i]; !found[i] {
 				return nil, formatErr(int64(st.off)+int64(i)*int64(entsz), "symbol %d: name offset %#x is past the end of the string table (%#x bytes)", i, nameOff, len(strBytes))
 			}
 		}

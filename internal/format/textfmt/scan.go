@@ -35,8 +35,9 @@ const MaxIDLen = 4096
 // that END line. With comment "" the comment is the one of the first START
 // marker of "//", "#" or ";" (Detect's rule); Scan returns the comment
 // used. It calls fn for each entry in file order. An entry without an END
-// marker, or a START line whose ID is longer than MaxIDLen, is a
-// *FormatError (the entries before it have been given to fn).
+// marker, or a START line whose ID is longer than MaxIDLen (where Reader,
+// holding the file in memory, takes any length), is a *FormatError (the
+// entries before it have been given to fn).
 //
 // Reader (in memory) and Scan give the same entries; a test holds them to
 // it.
@@ -77,6 +78,9 @@ func Scan(src io.Reader, comment string, fn func(Span) error) (string, error) {
 				comment = c
 				cur = Span{Start: pos - 1}
 				idBuf = append(idBuf[:0], rest...)
+				if len(bytes.TrimSuffix(idBuf, []byte("\n"))) > MaxIDLen {
+					return comment, &FormatError{Offset: cur.Start, Field: "START marker", Msg: fmt.Sprintf("ID longer than %d bytes", MaxIDLen), Err: fmterr.ErrLimit}
+				}
 				switch err {
 				case nil:
 					startPayload(pos + int64(len(line)))

@@ -110,3 +110,16 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkAgree(t, "input", data) })
 }
+
+// TestScanIDLimit: an ID over MaxIDLen is refused whether its START line
+// fits the read buffer (5,000 bytes) or not (70,000).
+func TestScanIDLimit(t *testing.T) {
+	for _, n := range []int{MaxIDLen, 5000, 70000} {
+		data := "\n// __CLANG_OFFLOAD_BUNDLE____START__ " + strings.Repeat("i", n) + "\nx\n// __CLANG_OFFLOAD_BUNDLE____END__ a\n"
+		entries := 0
+		_, err := Scan(strings.NewReader(data), "", func(Span) error { entries++; return nil })
+		if over := n > MaxIDLen; over != (err != nil) || !over && entries != 1 {
+			t.Errorf("ID of %d bytes: %d entries, %v", n, entries, err)
+		}
+	}
+}
