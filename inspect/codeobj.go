@@ -99,19 +99,23 @@ func isText(b []byte) bool {
 // the headers and tables are taken from that when they lie in it: listing
 // a library of thousands of code objects spends its time here.
 func readELFCode(c *CodeObject, r io.ReaderAt, size int64) {
-	hp := heads.Get().(*[]byte)
-	defer heads.Put(hp)
-	n := min(int64(len(*hp)), size)
-	if size > int64(len(*hp)) {
+	st := states.Get().(*codeState)
+	defer func() {
+		st.hr.r, st.elf = nil, objfile.ELF{} // keep no reader alive in the pool
+		states.Put(st)
+	}()
+	n := min(int64(len(st.head)), size)
+	if size > int64(len(st.head)) {
 		n = 4 << 10 // a larger object: its header, and maybe its tables
 	}
-	k, err := r.ReadAt((*hp)[:n], 0)
+	k, err := r.ReadAt(st.head[:n], 0)
 	if k < 16 || err != nil && err != io.EOF {
 		return
 	}
-	cr := &headReader{head: (*hp)[:k], r: r}
-	f, err := objfile.NewELF(cr, size)
-	if err != nil {
+	cr := &st.hr
+	cr.head, cr.r = st.head[:k], r
+	f := &st.elf
+	if f.Init(cr, size) != nil {
 		return
 	}
 	c.Machine = machineName(f.Machine)
@@ -182,9 +186,16 @@ func modeV4(v, unit uint32) string {
 	return "on"
 }
 
-// heads holds the 16 KiB buffers readAMDGPU reads a code object's start
-// into.
-var heads = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
+// codeState is what reading one code object's facts needs: a 16 KiB
+// buffer for its start, the reader over it and the ELF header, reused
+// across code objects (a library holds thousands).
+type codeState struct {
+	head []byte
+	hr   headReader
+	elf  objfile.ELF
+}
+
+var states = sync.Pool{New: func() any { return &codeState{head: make([]byte, 16<<10)} }}
 
 // scratch holds the buffers countKDRaw reads string and symbol tables
 // into, reused across code objects.

@@ -132,18 +132,24 @@ func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
 	return w.l
 }
 
-// readWindow bounds the bytes readHeaders reads at once for several
-// objects.
-const readWindow = 1 << 20
+// readHeaders reads at once, in a window of at most readWindow bytes,
+// neighbouring objects of at most smallObject bytes (which ReadCodeObject
+// reads whole anyway) at most maxGap bytes apart: no byte more than
+// reading them one by one, bar the padding between them.
+const (
+	readWindow  = 1 << 20
+	smallObject = 16 << 10
+	maxGap      = 4 << 10
+)
 
 // windows hold the bytes readHeaders reads, one per worker at a time.
 var windows = sync.Pool{New: func() any { b := make([]byte, readWindow); return &b }}
 
 // readHeaders reads the objects' own headers on every CPU: listing a
 // library of thousands of code objects spends its time there, in reads.
-// Objects whose bytes are the walked file's own are read in windows of up
-// to 1 MiB holding several whole objects (a bundle's code objects lie side
-// by side): one read for a window instead of one or more per object.
+// Small objects whose bytes are the walked file's own and lie side by side
+// (a bundle's code objects do) are read in windows of up to 1 MiB: one
+// read for a window instead of one per object.
 func readHeaders(file io.ReaderAt, objs []*Object) {
 	type span struct {
 		o   *Object
@@ -152,7 +158,7 @@ func readHeaders(file io.ReaderAt, objs []*Object) {
 	var spans []span
 	var direct []*Object
 	for _, o := range objs {
-		if fo, ok := readerat.OffsetIn(o.hdrR, file); ok && o.Size <= readWindow/4 {
+		if fo, ok := readerat.OffsetIn(o.hdrR, file); ok && o.Size <= smallObject {
 			spans = append(spans, span{o, fo + o.hdrOff})
 		} else {
 			direct = append(direct, o)
@@ -161,8 +167,9 @@ func readHeaders(file io.ReaderAt, objs []*Object) {
 	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
 	var groups [][]span
 	for i := 0; i < len(spans); {
-		j, start := i+1, spans[i].off
-		for j < len(spans) && spans[j].off+spans[j].o.Size-start <= readWindow && spans[j].off >= start {
+		j, start, end := i+1, spans[i].off, spans[i].off+spans[i].o.Size
+		for j < len(spans) && spans[j].off >= end && spans[j].off-end <= maxGap && spans[j].off+spans[j].o.Size-start <= readWindow {
+			end = spans[j].off + spans[j].o.Size
 			j++
 		}
 		groups = append(groups, spans[i:j])

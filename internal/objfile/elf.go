@@ -158,25 +158,35 @@ func ParseIdent(id []byte) (is64 bool, bo binary.ByteOrder, ok bool) {
 // of LLVM 22's ELFObjectFile::create: the magic, the class ("Invalid ELF
 // class"), the byte order ("Invalid ELF data") and the header size.
 func NewELF(r io.ReaderAt, size int64) (*ELF, error) {
+	f := new(ELF)
+	if err := f.Init(r, size); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Init is NewELF into f, reusing it (a reader of many small files keeps
+// one ELF instead of allocating one each).
+func (f *ELF) Init(r io.ReaderAt, size int64) error {
+	*f = ELF{r: r, size: size}
 	var h [64]byte
 	n := min(size, 64)
 	if n < 16 {
-		return nil, truncated("ELF", 0, "e_ident", "", "file of %d bytes is too small for an ELF identification", size)
+		return truncated("ELF", 0, "e_ident", "", "file of %d bytes is too small for an ELF identification", size)
 	}
 	if err := readFull("ELF", r, h[:n], 0); err != nil {
-		return nil, err
+		return err
 	}
-	f := &ELF{r: r, size: size}
 	copy(f.Ident[:], h[:16])
 	if string(h[:4]) != "\x7fELF" {
-		return nil, malformed("ELF", 0, "e_ident", "", "bad magic %q", h[:4])
+		return malformed("ELF", 0, "e_ident", "", "bad magic %q", h[:4])
 	}
 	switch h[4] {
 	case 1:
 	case 2:
 		f.Is64 = true
 	default:
-		return nil, malformed("ELF", 4, "EI_CLASS", "Invalid ELF class", "invalid class %d", h[4])
+		return malformed("ELF", 4, "EI_CLASS", "Invalid ELF class", "invalid class %d", h[4])
 	}
 	switch h[5] {
 	case 1:
@@ -184,11 +194,11 @@ func NewELF(r io.ReaderAt, size int64) (*ELF, error) {
 	case 2:
 		f.ByteOrder = binary.BigEndian
 	default:
-		return nil, malformed("ELF", 5, "EI_DATA", "Invalid ELF data", "invalid data encoding %d", h[5])
+		return malformed("ELF", 5, "EI_DATA", "Invalid ELF data", "invalid data encoding %d", h[5])
 	}
 	hs := int64(f.HeaderSize())
 	if size < hs {
-		return nil, truncated("ELF", 0, "ELF header",
+		return truncated("ELF", 0, "ELF header",
 			fmt.Sprintf("invalid buffer: the size (%d) is smaller than an ELF header (%d)", size, hs),
 			"file of %d bytes is too small for the %d-byte header", size, hs)
 	}
@@ -207,7 +217,7 @@ func NewELF(r io.ReaderAt, size int64) (*ELF, error) {
 		f.Ehsize, f.Phentsize, f.Phnum = int(bo.Uint16(h[40:])), int(bo.Uint16(h[42:])), int(bo.Uint16(h[44:]))
 		f.Shentsize, f.Shnum, f.Shstrndx = int(bo.Uint16(h[46:])), int(bo.Uint16(h[48:])), int(bo.Uint16(h[50:]))
 	}
-	return f, nil
+	return nil
 }
 
 // fieldOffset is the file offset of an ELF header field.
@@ -295,14 +305,15 @@ func (f *ELF) readTable() ([]byte, int, error) {
 		return nil, 0, truncated("ELF", f.fieldOffset("e_shoff"), "e_shoff", fmt.Sprintf("section header table goes past the end of the file: e_shoff = 0x%x", shoff),
 			"section header table at %#x past the end of the file (%d bytes)", shoff, f.size)
 	}
-	first, err := view(f.r, int64(shoff), int64(shsz))
-	if err != nil {
-		return nil, 0, err
-	}
-	null := f.decodeShdr(first)
 	n := uint64(f.Shnum)
 	if n == 0 {
-		n = null.Size // extended numbering: the count is in section 0
+		// Extended numbering: the count is in section 0's sh_size (read
+		// alone only then: otherwise the table is read once, below).
+		first, err := view(f.r, int64(shoff), int64(shsz))
+		if err != nil {
+			return nil, 0, err
+		}
+		n = f.decodeShdr(first).Size
 	}
 	if n > ^uint64(0)/shsz {
 		return nil, 0, malformed("ELF", int64(shoff), "section 0 sh_size",
