@@ -91,7 +91,7 @@ func Example_compressed() {
 		log.Fatal(err)
 	}
 	defer b.Close()
-	c := b.Inflated.CCOBs[0]
+	c := b.CCOBs[0]
 	fmt.Printf("CCOB v%d %s, %d bytes inflated to %d, a %s bundle\n", c.Version, c.Method, c.PayloadSize, c.UncompressedSize, b.Format)
 	entries, _ := b.Entries()
 	for _, e := range entries {

@@ -28,9 +28,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/format/ar"
+	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/llvm/oserr"

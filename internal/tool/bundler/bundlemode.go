@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"
 	"github.com/goffload/goffload/internal/tool/bundler/bigbuf"
 )

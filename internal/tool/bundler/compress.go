@@ -8,8 +8,8 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/spool"
 )

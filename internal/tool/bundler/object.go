@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"
 	"github.com/goffload/goffload/internal/llvm/oserr"

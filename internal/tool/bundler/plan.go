@@ -3,7 +3,7 @@ package bundler
 import (
 	"io"
 
-	"github.com/goffload/goffload/bundle"
+	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/targetid"
 )
 

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goffload/goffload/bundle"
 	"github.com/goffload/goffload/internal/format/binfmt"
+	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/llvm/llvmhash"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"

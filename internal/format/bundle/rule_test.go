@@ -65,7 +65,7 @@ func TestRulePicks(t *testing.T) {
 	}
 	for key, w := range want {
 		file, target, _ := strings.Cut(key, " ")
-		b := openFile(t, filepath.Join("../testdata/targets", file), nil)
+		b := openFile(t, filepath.Join("../../../testdata/targets", file), nil)
 		e, err := b.Select(targetid.MustParseTarget(target))
 		got := ""
 		switch {
@@ -92,7 +92,7 @@ func TestRuleAgainstBundler(t *testing.T) {
 	bundler := llvmref.Need(t, "clang-offload-bundler")
 	dir := t.TempDir()
 	for _, file := range ruleFiles {
-		in, _ := filepath.Abs(filepath.Join("../testdata/targets", file))
+		in, _ := filepath.Abs(filepath.Join("../../../testdata/targets", file))
 		b := openFile(t, in, nil)
 		for _, target := range ruleTargets {
 			out := filepath.Join(dir, "out")
@@ -140,7 +140,7 @@ func TestRuleAgainstComgr(t *testing.T) {
 		t.Skipf("cannot build the comgr probe: %v\n%s", err, out)
 	}
 	for _, file := range ruleFiles {
-		in := filepath.Join("../testdata/targets", file)
+		in := filepath.Join("../../../testdata/targets", file)
 		data, err := os.ReadFile(in)
 		if err != nil {
 			t.Fatal(err)

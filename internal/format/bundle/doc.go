@@ -1,5 +1,7 @@
-// Package bundle reads and writes clang-offload-bundler's offload bundles
-// whatever their format: binary bundles (package binfmt), text bundles
+// Package bundle is the implementation under the public package bundle
+// (github.com/goffload/goffload/bundle), with the steps clang-offload-bundler's
+// emulation needs one by one. It reads and writes offload bundles whatever
+// their format: binary bundles (package binfmt), text bundles
 // (textfmt), fat objects (objfmt) and compressed bundles, CCOBs (compress),
 // holding any of them.
 //
