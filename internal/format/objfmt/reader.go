@@ -186,26 +186,10 @@ type elfSection struct {
 	entsize uint64
 }
 
-func (f *elfFile) ehdrSize() int {
-	if f.is64 {
-		return ehdrSize64
-	}
-	return ehdrSize32
-}
-
-func (f *elfFile) shdrSize() int {
-	if f.is64 {
-		return shdrSize64
-	}
-	return shdrSize32
-}
-
-func (f *elfFile) wordSize() uint64 {
-	if f.is64 {
-		return 8
-	}
-	return 4
-}
+// The sizes of the file's class, as package objfile reads it.
+func (f *elfFile) ehdrSize() int    { return f.elf.HeaderSize() }
+func (f *elfFile) shdrSize() int    { return f.elf.ShdrSize() }
+func (f *elfFile) wordSize() uint64 { return uint64(f.elf.WordSize()) }
 
 // readAt reads n bytes at off after checking them against the file size.
 func (f *elfFile) readAt(off, n uint64, what string) ([]byte, error) {
