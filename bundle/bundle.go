@@ -34,9 +34,19 @@ import (
 	"github.com/goffload/goffload/targetid"
 )
 
-// An Entry is one entry of a bundle: its ID and where its bytes are (see
-// its methods: Kind, Triple, TargetID, Processor, IsHost, Size, Offset,
-// Open, Container, ParseID).
+// An Entry is one entry of a bundle: its ID and where its bytes are.
+//
+//	e.ID              the bundle ID as stored ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+")
+//	e.HostPlaceholder a fat object's one-NUL host section, which stands for the object
+//	e.Kind()          the offload kind ("host", "hip", "hipv4", "openmp", ...)
+//	e.Triple()        the target triple as stored ("amdgcn-amd-amdhsa-")
+//	e.TargetID()      the target ID ("gfx90a:xnack+"); e.Processor() its processor
+//	e.IsHost()        whether it is the host's entry
+//	e.ParseID()       the ID parsed by the one grammar (targetid.ParseStored)
+//	e.Size()          the size of its bytes, -1 when they cannot be read
+//	e.Offset()        their file offset in Open's input, -1 inside a CCOB
+//	e.Open()          an *io.SectionReader of its bytes, or why not
+//	e.Container()     the uncompressed container it was read from
 type Entry = ib.Entry
 
 // Format is the format of a bundle's container.
