@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 // readerSpans lists data's entries with Reader, the in-memory reader the
@@ -55,11 +57,21 @@ func checkAgree(t testing.TB, name string, data []byte) {
 	want, werr := readerSpans(data)
 	for _, oneByte := range []bool{false, true} {
 		got, gerr := scanSpans(t, data, oneByte)
-		if errors.Is(werr, ErrNoEnd) != errors.Is(gerr, ErrNoEnd) || (werr == nil) != (gerr == nil) && !errors.Is(gerr, ErrNoEnd) {
-			if !(werr == nil && gerr != nil && strings.Contains(gerr.Error(), "longer than")) {
-				t.Fatalf("%s: Scan error %v, Reader %v", name, gerr, werr)
+		if errors.Is(gerr, fmterr.ErrLimit) {
+			// Scan refuses an ID over MaxIDLen, which Reader, holding the
+			// file, takes: the entries before it must agree.
+			if len(got) > len(want) {
+				t.Fatalf("%s: Scan %d entries before its ID limit, Reader %d", name, len(got), len(want))
 			}
-			return
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s: entry %d: Scan %+v, Reader %+v", name, i, got[i], want[i])
+				}
+			}
+			continue
+		}
+		if errors.Is(werr, ErrNoEnd) != errors.Is(gerr, ErrNoEnd) || (werr == nil) != (gerr == nil) {
+			t.Fatalf("%s: Scan error %v, Reader %v", name, gerr, werr)
 		}
 		if len(got) != len(want) {
 			t.Fatalf("%s: Scan %d entries %+v, Reader %d %+v", name, len(got), got, len(want), want)
@@ -78,6 +90,9 @@ func TestScanAgreesWithReader(t *testing.T) {
 		t.Fatal("no test files")
 	}
 	for _, p := range files {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+			continue // the fuzz corpus: FuzzScan runs it
+		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
