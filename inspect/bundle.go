@@ -130,12 +130,16 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 		q.comp.Size = -1
 	}
 	// Every object opens its own decoder over the same bytes.
+	// The stored hash is not checked (LLVM does not check it either): a
+	// second pass over every inflated byte, which cost more than the
+	// inflation itself for facts and extraction.
 	q.open = func() (io.Reader, error) {
 		cr := compress.NewReader(io.NewSectionReader(r, off, size-off), size-off)
+		cr.SkipHash()
 		if _, err := cr.Next(); err != nil {
 			return nil, err
 		}
-		return compress.HashTolerant(cr), nil
+		return cr, nil
 	}
 	usize := int64(m.UncompressedSize)
 	h := make([]byte, len(magic.BundleMagic))
