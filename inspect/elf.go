@@ -138,18 +138,11 @@ type elfFile struct {
 func (w *walker) failLayer(p place, err error) {
 	var e *objfile.Error
 	if errors.As(err, &e) {
-		w.fail(p, e.Offset, e.Field, &layerError{e})
+		w.fail(p, e.Offset, e.Field, &bareError{e.Msg, e})
 		return
 	}
 	w.fail(p, 0, "header", err)
 }
-
-// layerError is an error of the section layer without the offset and field
-// its Error repeats.
-type layerError struct{ e *objfile.Error }
-
-func (l *layerError) Error() string { return l.e.Msg }
-func (l *layerError) Unwrap() error { return l.e }
 
 func isOffloadingName(name string) bool {
 	for _, n := range offloadingSections {
@@ -229,7 +222,7 @@ func (w *walker) wrappers(f *elfFile, r io.ReaderAt, size int64, s *objfile.Sect
 	if err != nil {
 		var e *objfile.Error
 		if errors.As(err, &e) {
-			w.fail(p, e.Offset, s.Name+": "+e.Field, &layerError{e})
+			w.fail(p, e.Offset, s.Name+": "+e.Field, &bareError{e.Msg, e})
 		} else {
 			w.fail(p, int64(s.Offset), s.Name, err)
 		}
