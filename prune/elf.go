@@ -389,7 +389,7 @@ func (ps *pointerScan) wrappers() error {
 	if seg.size%hipfatbin.WrapperSize != 0 || seg.size == 0 {
 		return refuse(".hipFatBinSegment is %d bytes, not a whole number of 24-byte wrappers", seg.size)
 	}
-	ws, err := hipfatbin.Wrappers(f.o, f.osecs, &f.osecs[segIdx])
+	ws, err := hipfatbin.Decode(f.o, &f.osecs[segIdx]) // its relocations are in ps already
 	if err != nil {
 		return err
 	}

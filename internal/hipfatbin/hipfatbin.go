@@ -49,6 +49,29 @@ func (w Wrapper) AddressAt() int64 { return w.Offset + 8 }
 // (LoadRelocations). Wrappers are 64-bit fields; a section that is no whole
 // number of them is read up to its last whole one.
 func Wrappers(f *objfile.ELF, secs []objfile.Section, seg *objfile.Section) ([]Wrapper, error) {
+	ws, err := Decode(f, seg)
+	if err != nil || len(ws) == 0 {
+		return ws, err
+	}
+	rel, err := LoadRelocations(f, secs, seg.Addr, seg.Addr+seg.Size)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ws {
+		if v, ok := rel[seg.Addr+uint64(i*WrapperSize)+8]; ok {
+			ws[i].Relocated = true
+			if v.Known {
+				ws[i].Address = v.Value
+			}
+		}
+	}
+	return ws, nil
+}
+
+// Decode reads the wrappers of seg as the file stores them (Address is
+// Stored, Relocated unset): for a caller that accounts for the
+// relocations itself, as prune does, without a second pass over them.
+func Decode(f *objfile.ELF, seg *objfile.Section) ([]Wrapper, error) {
 	off, n, err := f.Contents(seg)
 	if err != nil {
 		return nil, err
@@ -56,10 +79,6 @@ func Wrappers(f *objfile.ELF, secs []objfile.Section, seg *objfile.Section) ([]W
 	count := n / WrapperSize
 	if count > MaxWrappers {
 		return nil, &objfile.Error{Format: "ELF", Offset: off, Field: seg.Name, Msg: fmt.Sprintf("%d wrappers, more than %d", count, MaxWrappers), Err: fmterr.ErrLimit}
-	}
-	rel, err := LoadRelocations(f, secs, seg.Addr, seg.Addr+seg.Size)
-	if err != nil {
-		return nil, err
 	}
 	buf := make([]byte, count*WrapperSize)
 	if _, err := f.ReaderAt().ReadAt(buf, off); err != nil && err != io.EOF {
@@ -69,16 +88,9 @@ func Wrappers(f *objfile.ELF, secs []objfile.Section, seg *objfile.Section) ([]W
 	ws := make([]Wrapper, count)
 	for i := range ws {
 		b := buf[i*WrapperSize:]
-		w := Wrapper{Index: i, Offset: off + int64(i*WrapperSize), Magic: bo.Uint32(b), Version: bo.Uint32(b[4:]),
+		ws[i] = Wrapper{Index: i, Offset: off + int64(i*WrapperSize), Magic: bo.Uint32(b), Version: bo.Uint32(b[4:]),
 			Stored: bo.Uint64(b[8:]), Reserved: bo.Uint64(b[16:])}
-		w.Address = w.Stored
-		if v, ok := rel[seg.Addr+uint64(i*WrapperSize)+8]; ok {
-			w.Relocated = true
-			if v.Known {
-				w.Address = v.Value
-			}
-		}
-		ws[i] = w
+		ws[i].Address = ws[i].Stored
 	}
 	return ws, nil
 }
