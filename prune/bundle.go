@@ -87,6 +87,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		s.ccob = -2 // inside a CCOB, but not one of the input as it is
 	}
 	cr := compress.NewReader(r, n)
+	cr.SkipHash() // a wrong stored hash is ignored, as LLVM ignores it: no MD5 pass
 	m, err := cr.Next()
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", where, err)
@@ -95,7 +96,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		return 0, refuse("%s: the CCOB inflates to %d bytes, more than the %d this rewrite handles", where, m.UncompressedSize, int64(maxInflated))
 	}
 	defer s.reserve(int64(m.UncompressedSize))()
-	src := io.LimitReader(compress.HashTolerant(cr), maxInflated+1)
+	src := io.LimitReader(cr, maxInflated+1)
 	where = fmt.Sprintf("%s (CCOB v%d %s)", where, m.Version, m.Method)
 	usize := int64(m.UncompressedSize)
 	head := make([]byte, min(usize, tableWindow))

@@ -1,10 +1,8 @@
 package compress
 
 import (
-	"errors"
 	"fmt"
 	"github.com/goffload/goffload/fmterr"
-	"io"
 )
 
 // LLVM 22's messages.
@@ -73,21 +71,6 @@ var ErrHashMismatch = fmterr.Kind("ccob: hash mismatch", fmterr.ErrMalformed)
 
 // Is reports a HashMismatchError as ErrHashMismatch.
 func (e *HashMismatchError) Is(target error) bool { return target == ErrHashMismatch }
-
-// HashTolerant reads r, a CCOB reader, taking a hash mismatch at the end
-// of the data for its end: the bytes are what the payload holds, and
-// neither LLVM's bundler nor the HIP runtime checks the hash.
-func HashTolerant(r io.Reader) io.Reader { return hashTolerant{r} }
-
-type hashTolerant struct{ r io.Reader }
-
-func (h hashTolerant) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	if errors.Is(err, ErrHashMismatch) {
-		err = io.EOF
-	}
-	return n, err
-}
 
 func (e *HashMismatchError) Error() string {
 	return fmt.Sprintf("compressed bundle at offset %d: hash mismatch: stored %s, data has %s", e.Offset, FormatHash(e.Stored), FormatHash(e.Computed))
