@@ -13,6 +13,7 @@ import (
 	"github.com/goffload/goffload/internal/format/binfmt"
 	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/readerat"
 )
 
 // A Item is one bundle of a run: a binary bundle or a CCOB.
@@ -58,7 +59,7 @@ func (e *Error) Unwrap() error { return e.Err }
 func Runs(r io.ReaderAt, size int64, fn func(Item) error) error {
 	var off int64
 	for n := 0; ; n++ {
-		next, err := skipZeros(r, off, size)
+		next, err := readerat.SkipZeros(r, off, size)
 		if err != nil {
 			return &Error{Index: n, Offset: off, What: "padding", Err: err}
 		}
@@ -117,23 +118,4 @@ func binaryEnd(r io.ReaderAt, size int64) ([]binfmt.Row, int64, error) {
 		}
 	}
 	return rows, end, nil
-}
-
-// skipZeros returns the offset of the first non-zero byte at or after off,
-// or size.
-func skipZeros(r io.ReaderAt, off, size int64) (int64, error) {
-	var buf [4096]byte
-	for off < size {
-		n := int(min(int64(len(buf)), size-off))
-		if k, err := r.ReadAt(buf[:n], off); k < n && err != nil {
-			return off, err
-		}
-		for i, b := range buf[:n] {
-			if b != 0 {
-				return off + int64(i), nil
-			}
-		}
-		off += int64(n)
-	}
-	return size, nil
 }

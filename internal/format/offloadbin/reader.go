@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/goffload/goffload/internal/readerat"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -112,7 +113,7 @@ func Walk(r io.ReaderAt, size int64, fn func(n int, off int64, bins []*Binary) e
 func (cfg *readConfig) each(r io.ReaderAt, size int64, lenient bool, fn func(n int, off int64, bins []*Binary) error) error {
 	off := int64(0)
 	if lenient {
-		off = skipZeros(r, 0, size)
+		off, _ = readerat.SkipZeros(r, 0, size) // a read error shows at the next read
 	}
 	for n := 0; off < size; n++ {
 		bins, used, err := cfg.read(r, off, size-off)
@@ -125,7 +126,7 @@ func (cfg *readConfig) each(r io.ReaderAt, size int64, lenient bool, fn func(n i
 		off += used
 		switch {
 		case lenient:
-			off = skipZeros(r, off, size)
+			off, _ = readerat.SkipZeros(r, off, size)
 		case !cfg.v1Only && off%Alignment != 0 && off < size && !hasMagicAt(r, off, size):
 			off += Alignment - off%Alignment
 		}
@@ -142,25 +143,6 @@ type WalkError struct {
 
 func (e *WalkError) Error() string { return e.Err.Error() }
 func (e *WalkError) Unwrap() error { return e.Err }
-
-// skipZeros returns the offset of the first non-zero byte at or after off,
-// or size (also when r cannot be read: the next read reports it).
-func skipZeros(r io.ReaderAt, off, size int64) int64 {
-	var buf [512]byte
-	for off < size {
-		n := int(min(int64(len(buf)), size-off))
-		if k, err := r.ReadAt(buf[:n], off); k < n && err != nil {
-			return off
-		}
-		for i, b := range buf[:n] {
-			if b != 0 {
-				return off + int64(i)
-			}
-		}
-		off += int64(n)
-	}
-	return size
-}
 
 // Read reads the binary that starts at offset off of r, where the readable
 // data ends at end. It returns its images (one for v1, one per entry for
