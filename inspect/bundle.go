@@ -116,6 +116,7 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 	cr := compress.NewReader(sec, size-off)
 	// Only the bundle's entry table is inflated: a small window will do.
 	cr.LimitOutput(headerWindow)
+	defer cr.Close()
 	m, err := cr.Next()
 	if err != nil {
 		w.fail(p, off, step+" (CCOB)", err)

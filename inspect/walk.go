@@ -236,6 +236,9 @@ func factsOf(g []inflatedObject) {
 	if err != nil {
 		return
 	}
+	if c, ok := src.(io.Closer); ok {
+		defer c.Close() // its decoder serves the next container
+	}
 	pos := int64(0)
 	var buf []byte // reused: memory stays at the largest object read whole
 	for _, x := range g {
@@ -443,7 +446,9 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 			if _, err := io.CopyN(io.Discard, src, off); err != nil {
 				return nil, fmt.Errorf("%s: decompressing up to offset %d: %w", o.Where(), off, err)
 			}
-			return &exactReader{r: io.LimitReader(src, size), left: size, what: o.Where()}, nil
+			e := &exactReader{r: io.LimitReader(src, size), left: size, what: o.Where()}
+			e.done, _ = src.(io.Closer)
+			return e, nil
 		}
 	} else {
 		o.open = func() (io.Reader, error) { return io.NewSectionReader(r, off, size), nil }
@@ -465,18 +470,25 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 	w.add(o)
 }
 
-// exactReader fails when its source ends before size bytes.
+// exactReader fails when its source ends before size bytes. At its end
+// or at an error it closes done, the decoder under it (which a reader
+// stopping at an object's end, before its container's, would keep).
 type exactReader struct {
 	r    io.Reader
 	left int64
 	what string
+	done io.Closer
 }
 
 func (e *exactReader) Read(p []byte) (int, error) {
 	n, err := e.r.Read(p)
 	e.left -= int64(n)
 	if err == io.EOF && e.left > 0 {
-		return n, fmt.Errorf("%s: decompressed data ends %d bytes early: %w", e.what, e.left, io.ErrUnexpectedEOF)
+		err = fmt.Errorf("%s: decompressed data ends %d bytes early: %w", e.what, e.left, io.ErrUnexpectedEOF)
+	}
+	if (err != nil || e.left == 0) && e.done != nil {
+		e.done.Close()
+		e.done = nil
 	}
 	return n, err
 }

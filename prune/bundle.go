@@ -88,6 +88,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	}
 	cr := compress.NewReader(r, n)
 	cr.SkipHash() // a wrong stored hash is ignored, as LLVM ignores it: no MD5 pass
+	defer cr.Close() // a CCOB kept whole is inflated only as far as its table
 	m, err := cr.Next()
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", where, err)

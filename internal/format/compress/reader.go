@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 
+	"github.com/goffload/goffload/internal/readerat"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -205,9 +206,15 @@ func (r *Reader) Next() (*Member, error) {
 			}
 		}
 		r.next = r.cur.m.End()
+		r.cur.release()
 		r.cur = nil
 	}
-	off, err := r.skipZeros(r.next)
+	off, err := readerat.SkipZeros(r.r, r.next, r.size)
+	if err != nil {
+		err = fmt.Errorf("reading at offset %d: %w", off, err)
+	} else if off == r.size {
+		err = io.EOF
+	}
 	if err != nil {
 		r.err = err
 		return nil, err
@@ -218,24 +225,6 @@ func (r *Reader) Next() (*Member, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// skipZeros returns the offset of the first non-zero byte at or after off.
-func (r *Reader) skipZeros(off int64) (int64, error) {
-	var buf [4096]byte
-	for off < r.size {
-		n := int(min(int64(len(buf)), r.size-off))
-		if _, err := r.r.ReadAt(buf[:n], off); err != nil {
-			return 0, fmt.Errorf("reading at offset %d: %w", off, err)
-		}
-		for i, b := range buf[:n] {
-			if b != 0 {
-				return off + int64(i), nil
-			}
-		}
-		off += int64(n)
-	}
-	return 0, io.EOF
 }
 
 func (r *Reader) member(off int64) (*Member, error) {
@@ -315,6 +304,35 @@ func (r *Reader) member(off int64) (*Member, error) {
 	}
 	r.cur = mr
 	return m, nil
+}
+
+// Close gives back the decoder of the member being read, which a reader
+// left before the member's end would otherwise keep (a zstd decoder holds
+// a window of up to the member's size). Reading after Close fails.
+func (r *Reader) Close() error {
+	if r.cur != nil {
+		r.cur.release()
+		r.cur = nil
+	}
+	if r.err == nil {
+		r.err = errClosed
+	}
+	return nil
+}
+
+var errClosed = errors.New("compress: read after Close")
+
+// release gives back the member's decoder; its reads fail afterwards.
+func (mr *memberReader) release() {
+	if z, ok := mr.src.(*zstdReader); ok {
+		z.close()
+		if z.err == nil {
+			z.err = errClosed
+		}
+	}
+	if mr.err == nil {
+		mr.err = errClosed
+	}
 }
 
 // Read reads the current member's decompressed data.
