@@ -233,9 +233,8 @@ func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, hol
 				b.WriteString("  no device code found\n")
 			}
 		} else {
-			writeColumns(b, []string{"  #", "ID", "SIZE", "OFFSET", "CONTAINER", "CODE"}, len(l.Objects), func(i int) []string {
-				o := l.Objects[i]
-				return []string{"  " + strconv.Itoa(o.Index), displayID(o), sizeString(o.Size), offsetString(o), containerString(o), inspect.Escape(codeString(o))}
+			writeColumns(b, []string{"  #", "ID", "SIZE", "OFFSET", "CONTAINER", "CODE"}, len(l.Objects), func(i int, r *row) {
+				objectRow(r, l.Objects[i])
 			})
 		}
 		var wb strings.Builder
@@ -248,123 +247,192 @@ func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, hol
 	return b.Flush()
 }
 
+// A row is one table row's cells, appended to one buffer that is reused
+// from row to row: a table of 20,000 rows is written without a string
+// per cell.
+type row struct {
+	b    []byte
+	ends []int // where each cell ends in b
+}
+
+// next ends the cell being appended.
+func (r *row) next() { r.ends = append(r.ends, len(r.b)) }
+
+func (r *row) cell(j int) []byte {
+	start := 0
+	if j > 0 {
+		start = r.ends[j-1]
+	}
+	return r.b[start:r.ends[j]]
+}
+
 // writeColumns writes a header and n rows as text/tabwriter would with
 // padding 2 (columns as wide as their widest cell in runes, plus two
 // spaces; the last column unpadded), in two passes over the rows: one to
 // measure, one to write, so that no row is held.
-func writeColumns(w *bufio.Writer, header []string, n int, row func(int) []string) {
+func writeColumns(w *bufio.Writer, header []string, n int, fill func(i int, r *row)) {
+	var r row
 	width := make([]int, len(header))
-	measure := func(cells []string) {
-		for j, c := range cells[:len(cells)-1] {
-			width[j] = max(width[j], utf8.RuneCountInString(c))
+	measure := func() {
+		for j := range len(r.ends) - 1 {
+			width[j] = max(width[j], utf8.RuneCount(r.cell(j)))
 		}
 	}
-	measure(header)
-	for i := 0; i < n; i++ {
-		measure(row(i))
-	}
-	line := func(cells []string) {
-		for j, c := range cells {
-			w.WriteString(c)
-			if j < len(cells)-1 {
-				for k := utf8.RuneCountInString(c); k < width[j]+2; k++ {
+	line := func() {
+		for j := range r.ends {
+			c := r.cell(j)
+			w.Write(c)
+			if j < len(r.ends)-1 {
+				for k := utf8.RuneCount(c); k < width[j]+2; k++ {
 					w.WriteByte(' ')
 				}
 			}
 		}
 		w.WriteByte('\n')
 	}
-	line(header)
-	for i := 0; i < n; i++ {
-		line(row(i))
+	each := func(do func()) {
+		r.b, r.ends = r.b[:0], r.ends[:0]
+		for _, h := range header {
+			r.b = append(r.b, h...)
+			r.next()
+		}
+		do()
+		for i := range n {
+			r.b, r.ends = r.b[:0], r.ends[:0]
+			fill(i, &r)
+			do()
+		}
 	}
+	each(measure)
+	each(line)
+}
+
+// objectRow appends a code object's cells: index, ID, size, offset,
+// container and code facts.
+func objectRow(r *row, o *inspect.Object) {
+	r.b = strconv.AppendInt(append(r.b, "  "...), int64(o.Index), 10)
+	r.next()
+	r.b = appendID(r.b, o)
+	r.next()
+	r.b = appendSize(r.b, o.Size)
+	r.next()
+	r.b = appendOffset(r.b, o)
+	r.next()
+	r.b = appendContainer(r.b, o)
+	r.next()
+	start := len(r.b)
+	r.b = appendCode(r.b, o)
+	if e := inspect.Escape(string(r.b[start:])); len(e) != len(r.b)-start {
+		r.b = append(r.b[:start], e...)
+	}
+	r.next()
 }
 
 // displayID is the object's ID for people: escaped (IDs come from the
 // file), or its header's target ID when it has none.
-func displayID(o *inspect.Object) string {
+func displayID(o *inspect.Object) string { return string(appendID(nil, o)) }
+
+func appendID(b []byte, o *inspect.Object) []byte {
 	if o.ID == "" {
 		if t := o.Header().TargetID(); t != "" {
-			return "(" + inspect.Escape(t) + ")"
+			return append(append(append(b, '('), inspect.Escape(t)...), ')')
 		}
-		return "(code object)"
+		return append(b, "(code object)"...)
 	}
-	return inspect.Escape(o.ID)
+	return append(b, inspect.Escape(o.ID)...)
 }
 
-func offsetString(o *inspect.Object) string {
+func appendOffset(b []byte, o *inspect.Object) []byte {
 	switch {
 	case o.Offset >= 0:
-		return fmt.Sprintf("%#x", o.Offset)
+		return appendHex(b, o.Offset)
 	case o.Compressed != nil && o.Compressed.Offset >= 0:
-		return fmt.Sprintf("%s@%#x+%#x", strings.ToLower(o.Compressed.Format), o.Compressed.Offset, o.Compressed.InnerOffset)
+		b = append(b, strings.ToLower(o.Compressed.Format)...)
+		b = appendHex(append(b, '@'), o.Compressed.Offset)
+		return appendHex(append(b, '+'), o.Compressed.InnerOffset)
 	}
-	return "-"
+	return append(b, '-')
 }
 
-func containerString(o *inspect.Object) string {
-	s := inspect.Escape(strings.Join(o.Path, " › "))
+// appendHex appends n as %#x writes it.
+func appendHex(b []byte, n int64) []byte {
+	if n < 0 {
+		b, n = append(b, '-'), -n
+	}
+	return strconv.AppendInt(append(b, "0x"...), n, 16)
+}
+
+func appendContainer(b []byte, o *inspect.Object) []byte {
+	start := len(b)
+	for i, step := range o.Path {
+		if i > 0 {
+			b = append(b, " › "...)
+		}
+		b = append(b, inspect.Escape(step)...)
+	}
 	if c := o.Compressed; c != nil && c.Size > 0 {
-		s += fmt.Sprintf(" (%.1f×)", c.Ratio())
+		b = append(strconv.AppendFloat(append(b, " ("...), c.Ratio(), 'f', 1, 64), "×)"...)
 	}
-	if s == "" {
-		return o.Container
+	if len(b) == start {
+		return append(b, o.Container...)
 	}
-	return s
+	return b
 }
 
-func codeString(o *inspect.Object) string {
+func appendCode(b []byte, o *inspect.Object) []byte {
 	c := o.Code
 	switch {
 	case o.Nested > 0:
-		return fmt.Sprintf("OffloadBinary of %d image(s)", o.Nested)
+		return append(strconv.AppendInt(append(b, "OffloadBinary of "...), int64(o.Nested), 10), " image(s)"...)
 	case c != nil && c.Format == "OffloadBinary":
-		return "OffloadBinary magic, unreadable"
+		return append(b, "OffloadBinary magic, unreadable"...)
 	}
 	if c == nil {
 		if o.Compressed != nil {
-			return "compressed"
+			return append(b, "compressed"...)
 		}
-		return "-"
+		return append(b, '-')
 	}
 	if c.Format != "ELF" {
-		return c.Format
+		return append(b, c.Format...)
 	}
-	parts := []string{}
 	if c.Processor != "" {
-		parts = append(parts, c.Processor)
+		b = append(b, c.Processor...)
 	} else {
-		parts = append(parts, c.Machine)
+		b = append(b, c.Machine...)
 	}
 	if c.CodeObjectVersion > 0 {
-		parts = append(parts, fmt.Sprintf("v%d", c.CodeObjectVersion))
+		b = strconv.AppendInt(append(b, " v"...), int64(c.CodeObjectVersion), 10)
 	}
 	if c.Xnack != "" && c.Xnack != "unsupported" {
-		parts = append(parts, "xnack:"+c.Xnack)
+		b = append(append(b, " xnack:"...), c.Xnack...)
 	}
 	if c.SRAMECC != "" && c.SRAMECC != "unsupported" {
-		parts = append(parts, "sramecc:"+c.SRAMECC)
+		b = append(append(b, " sramecc:"...), c.SRAMECC...)
 	}
 	if c.Kernels >= 0 && c.Machine != "" && (c.Machine == "AMDGPU" || c.Machine == "CUDA") {
-		k := "kernels"
+		b = strconv.AppendInt(append(b, ' '), int64(c.Kernels), 10)
 		if c.Kernels == 1 {
-			k = "kernel"
+			b = append(b, " kernel"...)
+		} else {
+			b = append(b, " kernels"...)
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", c.Kernels, k))
 	}
-	return strings.Join(parts, " ")
+	return b
 }
 
-func sizeString(n int64) string {
+func sizeString(n int64) string { return string(appendSize(nil, n)) }
+
+func appendSize(b []byte, n int64) []byte {
 	switch {
 	case n < 10*1024:
-		return fmt.Sprintf("%d", n)
+		return strconv.AppendInt(b, n, 10)
 	case n < 10*1024*1024:
-		return fmt.Sprintf("%.1fK", float64(n)/1024)
+		return append(strconv.AppendFloat(b, float64(n)/1024, 'f', 1, 64), 'K')
 	case n < 10*1024*1024*1024:
-		return fmt.Sprintf("%.1fM", float64(n)/(1024*1024))
+		return append(strconv.AppendFloat(b, float64(n)/(1024*1024), 'f', 1, 64), 'M')
 	}
-	return fmt.Sprintf("%.1fG", float64(n)/(1024*1024*1024))
+	return append(strconv.AppendFloat(b, float64(n)/(1024*1024*1024), 'f', 1, 64), 'G')
 }
 
 func writeWrappers(b *strings.Builder, l *inspect.Listing) {
