@@ -170,17 +170,27 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 // and "hip-amdgcn-amd-amdhsa-gfx906" (a processor where the environment
 // would be).
 func SplitID(id string) (kind, triple, tid string) {
-	parts := strings.SplitN(id, "-", 6)
-	kind = parts[0]
-	switch {
-	case len(parts) == 6:
-		return kind, strings.Join(parts[1:5], "-"), parts[5]
-	case len(parts) == 5 && looksLikeProcessor(parts[4]):
-		return kind, strings.Join(parts[1:4], "-"), parts[4]
-	case len(parts) > 1:
-		return kind, strings.Join(parts[1:], "-"), ""
+	// dash[i] is where the i+1th dash is: up to five, slicing id rather
+	// than splitting it (a listing splits one ID per code object).
+	var dash [5]int
+	n := 0
+	for i := 0; i < len(id) && n < len(dash); i++ {
+		if id[i] == '-' {
+			dash[n] = i
+			n++
+		}
 	}
-	return kind, "", ""
+	if n == 0 {
+		return id, "", ""
+	}
+	kind = id[:dash[0]]
+	switch {
+	case n == 5:
+		return kind, id[dash[0]+1 : dash[4]], id[dash[4]+1:]
+	case n == 4 && looksLikeProcessor(id[dash[3]+1:]):
+		return kind, id[dash[0]+1 : dash[3]], id[dash[3]+1:]
+	}
+	return kind, id[dash[0]+1:], ""
 }
 
 // looksLikeProcessor reports whether s starts like a GPU processor name.

@@ -155,12 +155,13 @@ func (t *tableReader) u64() (uint64, bool) {
 	if t.pos+8 > t.size {
 		return 0, false
 	}
-	var b [8]byte
-	if _, err := io.ReadFull(t.br, b[:]); err != nil {
+	b, err := t.br.Peek(8) // no copy: a bundle's table is read field by field
+	if err != nil {
 		return 0, false
 	}
+	t.br.Discard(8)
 	t.pos += 8
-	return binary.LittleEndian.Uint64(b[:]), true
+	return binary.LittleEndian.Uint64(b), true
 }
 
 // count reads the entry count.
@@ -176,6 +177,13 @@ func (t *tableReader) row() (off, size, idLen uint64, ok bool) {
 
 // id reads an ID of n bytes, which the caller checked lie in the data.
 func (t *tableReader) id(n uint64) (string, error) {
+	if n <= uint64(t.br.Size()) {
+		if b, err := t.br.Peek(int(n)); err == nil {
+			t.br.Discard(int(n))
+			t.pos += int64(n)
+			return string(b), nil
+		}
+	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(t.br, b); err != nil {
 		return "", err

@@ -322,8 +322,11 @@ func objectRow(r *row, o *inspect.Object) {
 	r.next()
 	start := len(r.b)
 	r.b = appendCode(r.b, o)
-	if e := inspect.Escape(string(r.b[start:])); len(e) != len(r.b)-start {
-		r.b = append(r.b[:start], e...)
+	for _, c := range r.b[start:] {
+		if c < 0x20 || c >= 0x7f { // rare: a processor name from the file
+			r.b = append(r.b[:start], inspect.Escape(string(r.b[start:]))...)
+			break
+		}
 	}
 	r.next()
 }
