@@ -87,7 +87,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		s.ccob = -2 // inside a CCOB, but not one of the input as it is
 	}
 	cr := compress.NewReader(r, n)
-	cr.SkipHash() // a wrong stored hash is ignored, as LLVM ignores it: no MD5 pass
+	cr.SkipHash()    // a wrong stored hash is ignored, as LLVM ignores it: no MD5 pass
 	defer cr.Close() // a CCOB kept whole is inflated only as far as its table
 	m, err := cr.Next()
 	if err != nil {
