@@ -253,6 +253,9 @@ type inflatedObject struct {
 // count).
 const maxFactsInMemory = 8 << 20
 
+// factBufs hold the objects factsOf reads whole, one per worker at a time.
+var factBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // compressedHeaders reads the facts of objects inside compressed
 // containers: each container is decompressed once, as far as its last
 // object, containers in parallel on every CPU.
@@ -275,7 +278,14 @@ func factsOf(g []inflatedObject) {
 		defer c.Close() // its decoder serves the next container
 	}
 	pos := int64(0)
-	var buf []byte // reused: memory stays at the largest object read whole
+	// One buffer per CPU, reused from container to container: memory stays
+	// at the largest object read whole, and no object's bytes are cleared
+	// before they are written (a fresh buffer for every object cost a
+	// seventh of the CPU time).
+	bp := factBufs.Get().(*[]byte)
+	defer factBufs.Put(bp)
+	buf := *bp
+	defer func() { *bp = buf[:0] }()
 	for _, x := range g {
 		if x.off < pos {
 			continue // overlapping entries: left without facts
@@ -286,7 +296,7 @@ func factsOf(g []inflatedObject) {
 		pos = x.off
 		n := min(x.size, maxFactsInMemory)
 		if int64(cap(buf)) < n {
-			buf = make([]byte, n)
+			buf = make([]byte, n+n/8) // room for its slightly larger neighbours
 		}
 		buf = buf[:n]
 		k, _ := io.ReadFull(src, buf)
