@@ -79,14 +79,16 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 	// llvm-offload-binary extracts the outer image whole): it is listed
 	// first, as the container of what is listed inside it.
 	w.imageLeaf(o, src, off, size, q)
-	first := len(w.l.Objects)
+	w.hold++ // nothing is handed on before o's Nested and the images' Outer are set
+	first := len(w.pending)
 	w.walk(img, size, inner, magic.OffloadBinary)
-	for _, in := range w.l.Objects[first:] {
+	for _, in := range w.pending[first:] {
 		if in.Outer == nil {
 			in.Outer = o
 			o.Nested++
 		}
 	}
+	w.hold--
 }
 
 // imageLeaf records an OffloadBinary image as an object at src[off:off+size].

@@ -101,70 +101,96 @@ func ReadFile(name string, opts *Options) (*Listing, error) {
 
 // Read walks the size bytes of r, naming them name in paths and errors.
 func Read(r io.ReaderAt, size int64, name string, opts *Options) *Listing {
-	w := &walker{l: &Listing{File: name}, file: r, size: size, bundleStarts: map[bundleKey]int{}, inflated: map[*Compression][]inflatedObject{},
-		inFlight: make(chan struct{}, 2)}
+	var objs []*Object
+	l, _ := Walk(r, size, name, opts, func(_ *Listing, o *Object) error {
+		objs = append(objs, o)
+		return nil
+	})
+	l.Objects = objs
+	return l
+}
+
+// Walk walks the size bytes of r as Read does, but hands each object to fn
+// as soon as its facts are read, in file order, and keeps none: memory
+// does not grow with the number of objects (at most two batches of
+// headerBatch objects are held). The Listing fn is given, and Walk
+// returns, is the file's: its Kind is set before the first object, and its
+// Wrappers and Errors are complete when Walk returns; it has no Objects.
+// Close it when done with the objects. An error from fn ends the walk and
+// is returned.
+func Walk(r io.ReaderAt, size int64, name string, opts *Options, fn func(*Listing, *Object) error) (*Listing, error) {
+	w := &walker{l: &Listing{File: name}, file: r, size: size, bundleStarts: map[bundleKey]int{}, inflated: map[*Compression][]inflatedObject{}, emit: fn}
 	if opts != nil {
 		w.opts = *opts
 	}
 	if w.opts.MaxDepth <= 0 {
 		w.opts.MaxDepth = 16
 	}
+	if f, ok := r.(*os.File); ok {
+		w.fc = &fileCopier{f: f}
+	}
 	k, err := magic.IdentifyReader(r, size)
 	if err != nil {
 		w.fail(place{}, 0, "file", err)
-		return w.l
+		return w.l, nil
 	}
 	w.l.Kind = w.describe(r, size, k)
 	w.walk(r, size, place{}.wholeFile(), k)
-	w.flushHeaders()
-	w.reading.Wait()
-	compressedHeaders(w.inflated)
-	var fc *fileCopier
-	if f, ok := r.(*os.File); ok {
-		fc = &fileCopier{f: f}
-	}
-	for i, o := range w.l.Objects {
-		o.Index = i
-		if o.Offset >= 0 {
-			o.file = fc
-		}
-	}
+	w.flush()
+	w.handOn()
 	w.l.temps = w.temps
 	w.l.closers = w.closers
-	return w.l
+	return w.l, w.stop
 }
 
-// headerBatch is how many objects the walk queues before their headers are
-// read, while it goes on: walking a library's containers and reading its
-// code objects' headers overlap (each took about half of listing 20,000
-// code objects one after the other).
+// headerBatch is how many objects the walk holds before their facts are
+// read, on every CPU, while it goes on: walking a library's containers
+// and reading its code objects' headers overlap (each took about half of
+// listing 20,000 code objects one after the other).
 const headerBatch = 1024
 
-func (w *walker) queueHeader(o *Object) {
-	w.headers = append(w.headers, o)
-	if len(w.headers) >= headerBatch {
-		w.flushHeaders()
-	}
+// A batch is objects whose facts are being read; done is closed when they
+// all are.
+type batch struct {
+	objs []*Object
+	done chan struct{}
 }
 
-// flushHeaders starts reading the queued objects' headers. At most two
-// batches are read at once (their windows are memory): the walk waits for
-// one to end before it starts a third.
-func (w *walker) flushHeaders() {
-	if len(w.headers) == 0 {
+// flush starts reading the facts of the objects added since the last
+// flush, and hands on the previous batch once its facts are read.
+func (w *walker) flush() {
+	if len(w.pending) == 0 {
 		return
 	}
-	batch := w.headers
-	w.headers = nil
-	w.inFlight <- struct{}{}
-	w.reading.Add(1)
+	b := &batch{objs: w.pending, done: make(chan struct{})}
+	headers, inflated := w.headers, w.inflated
+	w.pending, w.headers, w.inflated = nil, nil, map[*Compression][]inflatedObject{}
 	go func() {
-		defer func() {
-			<-w.inFlight
-			w.reading.Done()
-		}()
-		readHeaders(w.file, batch)
+		defer close(b.done)
+		readHeaders(w.file, headers)
+		compressedHeaders(inflated)
 	}()
+	w.handOn()
+	w.reading = b
+}
+
+// handOn waits for the batch being read and hands its objects to emit.
+func (w *walker) handOn() {
+	b := w.reading
+	if b == nil {
+		return
+	}
+	w.reading = nil
+	<-b.done
+	for _, o := range b.objs {
+		if w.stop != nil {
+			return
+		}
+		if o.Offset >= 0 {
+			o.file = w.fc
+		}
+		w.stop = w.emit(w.l, o)
+	}
 }
 
 // readHeaders reads at once, in a window of at most readWindow bytes,
@@ -390,12 +416,18 @@ type walker struct {
 	// inflated lists, per compressed container, the objects whose facts
 	// are read by decompressing it once after the walk.
 	inflated map[*Compression][]inflatedObject
-	// headers are the objects whose headers are to be read, in batches
-	// read on every CPU while the walk goes on (queueHeader); reading
-	// counts the batches being read, inFlight bounds them.
-	headers  []*Object
-	reading  sync.WaitGroup
-	inFlight chan struct{}
+	// pending are the objects added since the last flush, headers those
+	// of them whose headers are to be read; reading is the batch whose
+	// facts are being read, handed on to emit at the next flush. hold is
+	// non-zero while a nested walk may still change pending objects.
+	pending []*Object
+	headers []*Object
+	reading *batch
+	hold    int
+	emit    func(*Listing, *Object) error
+	stop    error // from emit: the walk ends
+	count   int   // objects added
+	fc      *fileCopier
 	// temps are the files inflated zip members were written to, closed
 	// with the listing.
 	temps []*os.File
@@ -421,7 +453,12 @@ func (w *walker) fail(p place, off int64, field string, err error) {
 
 func (w *walker) add(o *Object) {
 	o.File = w.l.File
-	w.l.Objects = append(w.l.Objects, o)
+	o.Index = w.count
+	w.count++
+	w.pending = append(w.pending, o)
+	if w.hold == 0 && len(w.pending) >= headerBatch {
+		w.flush()
+	}
 }
 
 // describe names what the file is, for the listing's header.
@@ -444,6 +481,9 @@ func (w *walker) describe(r io.ReaderAt, size int64, k magic.Kind) string {
 
 // walk dispatches on what the bytes r[0:size] are.
 func (w *walker) walk(r io.ReaderAt, size int64, p place, k magic.Kind) {
+	if w.stop != nil {
+		return // emit failed: nothing more is wanted
+	}
 	if p.depth > w.opts.MaxDepth {
 		w.fail(p, 0, "", fmt.Errorf("%w (more than %d levels)", ErrTooDeep, w.opts.MaxDepth))
 		return
@@ -509,7 +549,7 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 			case p.volatile:
 				o.Header()
 			default:
-				w.queueHeader(o)
+				w.headers = append(w.headers, o) // read with its batch (flush)
 			}
 		}
 	}
