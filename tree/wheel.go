@@ -6,13 +6,18 @@ import (
 	"github.com/goffload/goffload/inspect"
 )
 
+// SplitsMembers reports whether SplitMembers splits l: whether it is a
+// zip archive's. Its Kind says so before any object is listed (a caller
+// of inspect.Walk learns it from the first object's listing).
+func SplitsMembers(l *inspect.Listing) bool { return l.Kind == "zip archive" }
+
 // SplitMembers turns the listing of a zip archive (a wheel) into one
 // listing per member that holds device code, each named
 // "ARCHIVE!member" with the member step left out of its objects' and
 // errors' paths. Damage outside any member stays in a listing of the
 // archive itself. Other listings are returned as they are.
 func SplitMembers(l *inspect.Listing) []*inspect.Listing {
-	if l.Kind != "zip archive" {
+	if !SplitsMembers(l) {
 		return []*inspect.Listing{l}
 	}
 	byName := map[string]*inspect.Listing{}

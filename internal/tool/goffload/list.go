@@ -1,7 +1,6 @@
 package goffloadcmd
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/targetid"
@@ -30,7 +27,9 @@ index, bundle ID or OffloadBinary target, size, file offset, the containers
 it sits in and what its own header says; then a summary per GPU target.
 Objects inside compressed bundles have no file offset of their own: the
 CCOB's offset is shown with the object's offset inside the inflated
-bundle (ccob@0x3000+0x1000).
+bundle (ccob@0x3000+0x1000). Rows are written as the file is read, so
+memory does not grow with them: in a table of more than 1,024 rows a
+column may widen part way down.
 
 With --target, a GPU name that leaves a mode out (gfx90a) stands for the
 GPU in any mode it may run in: code for gfx90a:xnack+, gfx90a:xnack- and
@@ -66,10 +65,61 @@ func runList(c *cli.Context) error {
 		return err
 	}
 	opts := &inspect.Options{SkipHeaders: c.Bool("no-headers")}
-	out := c.App.Writer
-	var listings []*inspect.Listing
+	var out sink
+	switch {
+	case c.Bool("json"):
+		out = newJSONSink(c.App.Writer)
+	case c.Bool("uri"):
+		out = newURISink(c.App.Writer)
+	default:
+		out = newTableSink(c.App.Writer, target)
+	}
+	// A target no GPU table knows may still be one the files hold code
+	// for: only then are the listings read whole before anything is
+	// written, to say which they hold (did you mean).
+	hold := target != nil && target.Check(nil) != nil
+	var held []*inspect.Listing // read whole, written after the target check
+	var done []*inspect.Listing // written: their errors follow the output
 	status := exitOK
 	noCode := -1 // files without device code in the folders named
+	devices := 0 // handed to the output
+	// each hands one object of l to the output, if it fits the target;
+	// holds gathers the targets l holds code for.
+	each := func(l *inspect.Listing, o *inspect.Object, holds *heldSet) error {
+		if o.Host || o.Nested > 0 {
+			if target != nil {
+				return nil
+			}
+		} else {
+			holds.add(o)
+			if target != nil && !target.Runs(o.Target()) {
+				return nil
+			}
+			devices++
+		}
+		return out.object(l, o)
+	}
+	// write writes a listing read whole.
+	write := func(l *inspect.Listing) error {
+		var holds heldSet
+		for _, o := range l.Objects {
+			if err := each(l, o, &holds); err != nil {
+				return err
+			}
+		}
+		done = append(done, l)
+		return out.end(l, holds.String())
+	}
+	take := func(l *inspect.Listing) error {
+		if len(l.Errors) > 0 {
+			status = max(status, exitProblem)
+		}
+		if hold {
+			held = append(held, l)
+			return nil
+		}
+		return write(l)
+	}
 	for _, name := range c.Args().Slice() {
 		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 			files, err := tree.Walk([]string{name}, &tree.Options{SkipHeaders: opts.SkipHeaders})
@@ -85,15 +135,14 @@ func runList(c *cli.Context) error {
 				case len(f.Listing.Objects) == 0 && len(f.Listing.Errors) == 0:
 					noCode++
 				default:
-					listings = append(listings, f.Listing)
-					if len(f.Listing.Errors) > 0 {
-						status = max(status, exitProblem)
+					if err := take(f.Listing); err != nil {
+						return problem("writing output: %v", err)
 					}
 				}
 			}
 			continue
 		}
-		l, err := readListing(name, c.App.Reader, opts)
+		f, size, err := openInput(name, c.App.Reader)
 		if err != nil {
 			var ee *exitError
 			if errors.As(err, &ee) {
@@ -102,21 +151,53 @@ func runList(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "goffload: %v\n", err)
 			continue
 		}
+		defer f.Close()
+		// Streamed: rows are written as the walk hands the objects on,
+		// unless they must be read whole first: a wheel's, whose listing
+		// is split by member (its Kind says so before the first object),
+		// or all of them for a target to be checked.
+		var holds heldSet
+		var whole []*inspect.Object
+		l, err := inspect.Walk(f, size, name, opts, func(l *inspect.Listing, o *inspect.Object) error {
+			if hold || tree.SplitsMembers(l) {
+				whole = append(whole, o)
+				return nil
+			}
+			return each(l, o, &holds)
+		})
 		defer l.Close()
-		listings = append(listings, tree.SplitMembers(l.Listing)...)
+		if err == nil && (hold || tree.SplitsMembers(l)) {
+			l.Objects = whole
+			for _, m := range tree.SplitMembers(l) {
+				if err = take(m); err != nil {
+					break
+				}
+			}
+			if err != nil {
+				return problem("writing output: %v", err)
+			}
+			continue
+		}
+		if err == nil {
+			err = out.end(l, holds.String())
+		}
+		if err != nil {
+			return problem("writing output: %v", err)
+		}
+		done = append(done, l)
 		if len(l.Errors) > 0 {
 			status = max(status, exitProblem)
 		}
 	}
-	holds := map[*inspect.Listing]string{}
-	if target != nil {
-		err := checkTargets("target", []targetid.Target{*target}, func() []string { return processors(listings) })
+	if hold {
+		err := checkTargets("target", []targetid.Target{*target}, func() []string { return processors(held) })
 		if err != nil {
 			return err
 		}
-		for _, l := range listings {
-			holds[l] = heldTargets(l)
-			l.Objects = filterTarget(l.Objects, *target)
+		for _, l := range held {
+			if err := write(l); err != nil {
+				return problem("writing output: %v", err)
+			}
 		}
 	}
 	var dups []tree.Duplicate
@@ -125,34 +206,20 @@ func runList(c *cli.Context) error {
 			return problem("--duplicates: %v", err)
 		}
 	}
-	switch {
-	case c.Bool("json"):
-		err = writeJSON(out, listings, noCode, dups)
-	case c.Bool("uri"):
-		err = writeURIs(out, listings)
-	case len(listings) == 0 && noCode < 0 && status != exitOK:
-		// Nothing named could be read: the errors above say why, and an
-		// empty table after them would only read as "no device code".
-	default:
-		err = writeTable(out, listings, target, holds)
-		if err == nil && noCode >= 0 {
-			_, err = fmt.Fprintf(out, "%d file(s) without device code\n", noCode)
-		}
-		if err == nil && c.Bool("duplicates") {
-			err = writeDuplicates(out, dups)
-		}
-	}
-	if err != nil {
+	// Nothing named could be read: the errors above say why, and an empty
+	// table after them would only read as "no device code".
+	quiet := len(done) == 0 && noCode < 0 && status != exitOK
+	if err := out.close(noCode, dups, quiet); err != nil {
 		return problem("writing output: %v", err)
 	}
 	if !c.Bool("json") {
-		for _, l := range listings {
+		for _, l := range done {
 			for _, e := range l.Errors {
 				fmt.Fprintf(c.App.ErrWriter, "goffload: %v\n", e)
 			}
 		}
 	}
-	if target != nil && len(listings) > 0 && countDevices(listings) == 0 {
+	if target != nil && len(done) > 0 && devices == 0 {
 		status = max(status, exitProblem)
 		if c.Bool("json") || c.Bool("uri") {
 			// The table says it; other outputs say it here.
@@ -165,16 +232,22 @@ func runList(c *cli.Context) error {
 	return nil
 }
 
-// filterTarget keeps the code objects GPU t, in any mode it may run in,
-// can load (targetid.Target.Runs).
-func filterTarget(objs []*inspect.Object, t targetid.Target) []*inspect.Object {
-	var out []*inspect.Object
-	for _, o := range objs {
-		if !o.Host && o.Nested == 0 && t.Runs(o.Target()) {
-			out = append(out, o)
-		}
+// A heldSet gathers the target IDs a listing holds code for.
+type heldSet struct{ ts []string }
+
+func (h *heldSet) add(o *inspect.Object) {
+	if t := targetOf(o); t != "" && !slices.Contains(h.ts, t) {
+		h.ts = append(h.ts, t)
 	}
-	return out
+}
+
+// String says which target IDs a listing holds code for.
+func (h *heldSet) String() string {
+	if len(h.ts) == 0 {
+		return "it holds no device code"
+	}
+	sort.Strings(h.ts)
+	return "it holds code for " + strings.Join(h.ts, ", ")
 }
 
 // processors lists the processors the listings hold code for.
@@ -190,62 +263,7 @@ func processors(ls []*inspect.Listing) []string {
 	return ps
 }
 
-// heldTargets says which target IDs a listing holds code for.
-func heldTargets(l *inspect.Listing) string {
-	var ts []string
-	for _, o := range l.Devices() {
-		if t := targetOf(o); t != "" && !slices.Contains(ts, t) {
-			ts = append(ts, t)
-		}
-	}
-	if len(ts) == 0 {
-		return "it holds no device code"
-	}
-	sort.Strings(ts)
-	return "it holds code for " + strings.Join(ts, ", ")
-}
-
 func targetOf(o *inspect.Object) string { return o.Target().TargetID }
-
-func countDevices(ls []*inspect.Listing) int {
-	n := 0
-	for _, l := range ls {
-		n += len(l.Devices())
-	}
-	return n
-}
-
-// writeTable prints listings for people.
-func writeTable(w io.Writer, ls []*inspect.Listing, target *targetid.Target, holds map[*inspect.Listing]string) error {
-	b := bufio.NewWriterSize(w, 64<<10) // rows stream out: no table is held
-	for i, l := range ls {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(b, "%s: %s\n", inspect.Escape(l.File), l.Kind)
-		if len(l.Objects) == 0 {
-			switch {
-			case target != nil:
-				fmt.Fprintf(b, "  no code object for %s (in any mode it may run in); %s\n", target, holds[l])
-			case len(l.Errors) > 0:
-				b.WriteString("  no code object could be read (see the errors below)\n")
-			default:
-				b.WriteString("  no device code found\n")
-			}
-		} else {
-			writeColumns(b, []string{"  #", "ID", "SIZE", "OFFSET", "CONTAINER", "CODE"}, len(l.Objects), func(i int, r *row) {
-				objectRow(r, l.Objects[i])
-			})
-		}
-		var wb strings.Builder
-		writeWrappers(&wb, l)
-		b.WriteString(wb.String())
-	}
-	var sb strings.Builder
-	writeSummary(&sb, ls)
-	b.WriteString(sb.String())
-	return b.Flush()
-}
 
 // A row is one table row's cells, appended to one buffer that is reused
 // from row to row: a table of 20,000 rows is written without a string
@@ -264,47 +282,6 @@ func (r *row) cell(j int) []byte {
 		start = r.ends[j-1]
 	}
 	return r.b[start:r.ends[j]]
-}
-
-// writeColumns writes a header and n rows as text/tabwriter would with
-// padding 2 (columns as wide as their widest cell in runes, plus two
-// spaces; the last column unpadded), in two passes over the rows: one to
-// measure, one to write, so that no row is held.
-func writeColumns(w *bufio.Writer, header []string, n int, fill func(i int, r *row)) {
-	var r row
-	width := make([]int, len(header))
-	measure := func() {
-		for j := range len(r.ends) - 1 {
-			width[j] = max(width[j], utf8.RuneCount(r.cell(j)))
-		}
-	}
-	line := func() {
-		for j := range r.ends {
-			c := r.cell(j)
-			w.Write(c)
-			if j < len(r.ends)-1 {
-				for k := utf8.RuneCount(c); k < width[j]+2; k++ {
-					w.WriteByte(' ')
-				}
-			}
-		}
-		w.WriteByte('\n')
-	}
-	each := func(do func()) {
-		r.b, r.ends = r.b[:0], r.ends[:0]
-		for _, h := range header {
-			r.b = append(r.b, h...)
-			r.next()
-		}
-		do()
-		for i := range n {
-			r.b, r.ends = r.b[:0], r.ends[:0]
-			fill(i, &r)
-			do()
-		}
-	}
-	each(measure)
-	each(line)
 }
 
 // objectRow appends a code object's cells: index, ID, size, offset,
@@ -469,76 +446,8 @@ func writeWrappers(b *strings.Builder, l *inspect.Listing) {
 	}
 }
 
-// writeSummary prints, per GPU target, how many code objects and bytes.
-func writeSummary(b *strings.Builder, ls []*inspect.Listing) {
-	type agg struct {
-		n     int
-		bytes int64
-	}
-	per := map[string]*agg{}
-	total, errs := 0, 0
-	for _, l := range ls {
-		errs += len(l.Errors)
-		for _, o := range l.Devices() {
-			t := targetOf(o)
-			if t == "" {
-				t = o.ID
-			}
-			if t == "" {
-				t = "(unknown)"
-			}
-			a := per[t]
-			if a == nil {
-				a = &agg{}
-				per[t] = a
-			}
-			a.n++
-			a.bytes += o.Size
-			total++
-		}
-	}
-	targets := make([]string, 0, len(per))
-	for t := range per {
-		targets = append(targets, t)
-	}
-	sort.Strings(targets)
-	files := "file"
-	if len(ls) != 1 {
-		files = "files"
-	}
-	fmt.Fprintf(b, "\n%d code object(s) for %d target(s) in %d %s", total, len(targets), len(ls), files)
-	if errs > 0 {
-		fmt.Fprintf(b, "; %d damaged part(s) reported", errs)
-	}
-	b.WriteString("\n")
-	if len(targets) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-	for _, t := range targets {
-		a := per[t]
-		fmt.Fprintf(tw, "  %s\t%d object(s)\t%s bytes\n", inspect.Escape(t), a.n, sizeString(a.bytes))
-	}
-	tw.Flush()
-}
-
-// writeURIs prints llvm-readobj --offloading's lines for the uncompressed
-// objects.
-func writeURIs(w io.Writer, ls []*inspect.Listing) error {
-	var b strings.Builder
-	for _, l := range ls {
-		for _, o := range l.Objects {
-			if o.Offset < 0 {
-				continue
-			}
-			fmt.Fprintf(&b, "%s\tfile://%s#offset=%d&size=%d\n", inspect.Escape(o.ID), inspect.Escape(l.File), o.Offset, o.Size)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// JSON shapes (testdata/goffload-list.schema.json).
+// jsonOutput is the shape jsonSink writes piece by piece, as objects
+// come (testdata/goffload-list.schema.json).
 type jsonOutput struct {
 	Files      []jsonFile       `json:"files"`
 	Summary    jsonSummary      `json:"summary"`
@@ -662,90 +571,6 @@ type jsonDupCopy struct {
 	Size     int64  `json:"size"`
 }
 
-func writeJSON(w io.Writer, ls []*inspect.Listing, noCode int, dups []tree.Duplicate) error {
-	// Streamed, object by object, in the layout json.Encoder.SetIndent("",
-	// "  ") gives the whole document: memory does not grow with the
-	// number of code objects.
-	b := bufio.NewWriterSize(w, 64<<10)
-	sum := jsonSummary{Targets: map[string]jsonPerTarg{}}
-	if noCode >= 0 {
-		sum.NoCode = &noCode
-	}
-	put := func(v any, prefix string) {
-		data, _ := json.MarshalIndent(v, prefix, "  ")
-		b.Write(data)
-	}
-	list := func(name string, n int, item func(i int) any, last bool) {
-		fmt.Fprintf(b, "      %q: [", name)
-		if n == 0 {
-			b.WriteString("]")
-		}
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			b.WriteString("\n        ")
-			put(item(i), "        ")
-			if i == n-1 {
-				b.WriteString("\n      ]")
-			}
-		}
-		if !last {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("{\n  \"files\": [")
-	if len(ls) == 0 {
-		b.WriteString("]")
-	}
-	for fi, l := range ls {
-		if fi > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n    {\n")
-		fmt.Fprintf(b, "      \"file\": %s,\n      \"kind\": %s,\n", jsonString(l.File), jsonString(l.Kind))
-		list("objects", len(l.Objects), func(i int) any {
-			o := l.Objects[i]
-			j := jsonObjectOf(o)
-			if !o.Host && o.Nested == 0 {
-				t := j.TargetID
-				if t == "" {
-					t = o.ID
-				}
-				a := sum.Targets[t]
-				a.CodeObjects++
-				a.Bytes += o.Size
-				sum.Targets[t] = a
-				sum.CodeObjects++
-			}
-			return j
-		}, false)
-		list("wrappers", len(l.Wrappers), func(i int) any { return jsonWrapperOf(l.Wrappers[i]) }, false)
-		list("errors", len(l.Errors), func(i int) any { return jsonErrorOf(l.Errors[i]) }, true)
-		sum.Errors += len(l.Errors)
-		b.WriteString("    }")
-		if fi == len(ls)-1 {
-			b.WriteString("\n  ]")
-		}
-	}
-	b.WriteString(",\n  \"summary\": ")
-	put(sum, "  ")
-	if dups != nil {
-		js := []jsonDuplicate{}
-		for _, d := range dups {
-			j := jsonDuplicate{Identical: d.Identical}
-			for _, c := range d.Copies {
-				j.Copies = append(j.Copies, jsonDupCopy(c))
-			}
-			js = append(js, j)
-		}
-		b.WriteString(",\n  \"duplicates\": ")
-		put(js, "  ")
-	}
-	b.WriteString("\n}\n")
-	return b.Flush()
-}
 
 // jsonString is s as JSON writes it (HTML characters escaped, as
 // json.Encoder does).
