@@ -571,7 +571,6 @@ type jsonDupCopy struct {
 	Size     int64  `json:"size"`
 }
 
-
 // jsonString is s as JSON writes it (HTML characters escaped, as
 // json.Encoder does).
 func jsonString(s string) string {
