@@ -5,6 +5,7 @@ import (
 	"github.com/goffload/goffload/targetid"
 	"io"
 	"log"
+	"os"
 
 	"github.com/goffload/goffload/inspect"
 )
@@ -59,4 +60,32 @@ func ExampleListing_ForTarget() {
 	// hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ 7096 gfx90a xnack on
 	// hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ 6752 gfx90a xnack on
 	// hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+ 6592 gfx90a xnack on
+}
+
+// Count a library's code objects per processor without holding them: Walk
+// hands each on as soon as its facts are read.
+func ExampleWalk() {
+	f, err := os.Open("../testdata/inspect/libmulti.so")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		log.Fatal(err)
+	}
+	per := map[string]int{}
+	l, err := inspect.Walk(f, fi.Size(), f.Name(), nil, func(l *inspect.Listing, o *inspect.Object) error {
+		if !o.Host {
+			per[o.Header().Processor]++
+		}
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer l.Close()
+	fmt.Println(l.Kind, per, len(l.Errors), "errors")
+	// Output:
+	// ELF shared object map[gfx906:3 gfx90a:3 gfx942:3] 0 errors
 }
