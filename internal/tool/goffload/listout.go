@@ -230,7 +230,8 @@ type jsonSink struct {
 	b   *bufio.Writer
 	sum summary
 	cur *inspect.Listing
-	n   int // objects of cur written
+	n   int    // objects of cur written
+	buf []byte // an object's JSON, reused
 }
 
 func newJSONSink(w io.Writer) *jsonSink {
@@ -264,7 +265,9 @@ func (j *jsonSink) object(l *inspect.Listing, o *inspect.Object) error {
 		j.b.WriteString(",")
 	}
 	j.b.WriteString("\n        ")
-	j.put(jsonObjectOf(o), "        ")
+	jo := jsonObjectOf(o)
+	j.buf = appendJSONObject(j.buf[:0], &jo, "        ")
+	j.b.Write(j.buf)
 	j.n++
 	return sinkErr(j.b)
 }
