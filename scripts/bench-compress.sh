@@ -9,6 +9,10 @@
 #   b  CORPUS_KERNELS=2 CORPUS_DEBUG=1: other kernels, with -g debug info
 #      (8 targets; WORKDIR/corpus-b)
 #   c  a small 2-target bundle: gfx90a and gfx1100 from corpus b
+#   real:LIB:N  bundle N of the .hip_fatbin of LIB, a real HIP library (code
+#      objects cut out with goffload list and extract into WORKDIR): kernels
+#      the encoder was not tuned on, e.g. Debian's ROCm libraries
+#      (scripts/fetch-trixie-rocm.sh); named R1, R2, ... in the order given
 # Each table gives size, ratio (uncompressed bundle / compressed file), wall
 # and CPU time (user + sys, as /usr/bin/time's %e and %U + %S report them,
 # child processes included) and peak RSS, for both tools; then a goals table
@@ -53,12 +57,27 @@ unset CORPUS_KERNELS CORPUS_DEBUG
 
 [ -x "$LLVM" ] || { echo "$0: $LLVM not found" >&2; exit 1; }
 for c in $corpora; do
-  case $c in a|b|c) ;; *) echo "$0: CORPORA: unknown corpus '$c' (a, b or c)" >&2; exit 2;; esac
+  case $c in a|b|c|real:*:*) ;; *) echo "$0: CORPORA: unknown corpus '$c' (a, b, c or real:LIB:N)" >&2; exit 2;; esac
 done
 [ ${#levels[@]} -gt 0 ] || { echo "$0: no LEVELS" >&2; exit 2; }
 [ "$repeat" -ge 1 ] 2>/dev/null || { echo "$0: REPEAT must be >= 1" >&2; exit 2; }
 mkdir -p "$work/bin"
-(cd "$root" && go build -o "$OURS" ./cmd/clang-offload-bundler)
+(cd "$root" && go build -o "$OURS" ./cmd/clang-offload-bundler && go build -o "$work/bin/goffload" ./cmd/goffload)
+
+# real_corpus LIB N DIR: cuts bundle N's GPU code objects out of LIB into
+# DIR/<target ID>.o, and prints their target IDs, comma-separated.
+real_corpus() {
+  local lib=$1 n=$2 dir=$3 i id tid list=
+  mkdir -p "$dir"
+  while IFS=$'\t' read -r i id; do
+    tid=${id#*-*-*-*-*-}
+    "$work/bin/goffload" extract --index "$i" -o - "$lib" >"$dir/$tid.o"
+    list+=${list:+,}$tid
+  done < <("$work/bin/goffload" list "$lib" | awk -F'  +' -v want="bundle $n" '
+    $6 ~ ("(^| )" want "$") && $3 !~ /^host-/ { print $2 "\t" $3 }')
+  [ -n "$list" ] || { echo "$0: no GPU code object in bundle $n of $lib" >&2; exit 1; }
+  echo "$list"
+}
 
 # ensure_corpus DIR ARCHS KERNELS DEBUG: runs gen-corpus.sh into DIR unless
 # DIR holds <gfx>.o for every target of ARCHS (comma-separated).
@@ -244,6 +263,12 @@ for c in $corpora; do
     b) bench_corpus b "$work/corpus-b" "$archs" \
          "CORPUS_KERNELS=2 CORPUS_DEBUG=1 scripts/gen-corpus.sh (other kernels, -g)" ;;
     c) bench_corpus c "$work/corpus-b" "$small_archs" "2 targets of corpus B" ;;
+    real:*)
+      realn=$((${realn:-0} + 1))
+      spec=${c#real:}
+      lib=${spec%:*} bn=${spec##*:}
+      list=$(real_corpus "$lib" "$bn" "$work/real$realn")
+      bench_corpus "r$realn" "$work/real$realn" "$list" "bundle $bn of $(basename "$lib") (real kernels, not tuned on)" ;;
   esac
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
