@@ -26,7 +26,7 @@ func (w *walker) walkArchive(r io.ReaderAt, size int64, p place) {
 	// A thin archive's members are files of their own, which the
 	// objects' readers read until the listing is closed.
 	w.closers = append(w.closers, a)
-	for i := 0; ; i++ {
+	for i := 0; w.stop == nil; i++ {
 		if i >= maxMembers {
 			w.fail(p, 0, "members", fmt.Errorf("%w: more than %d members", ErrLimit, maxMembers))
 			return

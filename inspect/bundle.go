@@ -23,6 +23,9 @@ const headerWindow = 1 << 20
 // fatbin.Runs finds them.
 func (w *walker) walkBundles(r io.ReaderAt, size int64, p place, _ string) {
 	err := fatbin.Runs(r, size, func(it fatbin.Item) error {
+		if w.stop != nil {
+			return w.stop // emit failed: nothing more is wanted
+		}
 		w.bundleStarts[bundleKey{p.file, p.rel + it.Offset}] = it.Index
 		step := fmt.Sprintf("bundle %d", it.Index)
 		if it.Compressed {
@@ -69,6 +72,9 @@ func (w *walker) bundleTable(src io.Reader, size int64, r io.ReaderAt, q place) 
 // listRows lists the entries of a binary bundle's table under q.
 func (w *walker) listRows(rows []binfmt.Row, r io.ReaderAt, q place) {
 	for _, e := range rows {
+		if w.stop != nil {
+			return
+		}
 		if e.Bad != nil {
 			var fe *binfmt.FormatError
 			errors.As(e.Bad, &fe)

@@ -19,12 +19,12 @@ func (w *walker) walkOffloadBinaries(r io.ReaderAt, size int64, p place) {
 		for _, b := range bins {
 			w.image(r, b, n, p)
 		}
-		return nil
+		return w.stop // nil, or emit failed: nothing more is wanted
 	})
 	var we *offloadbin.WalkError
 	if errors.As(err, &we) {
 		w.fail(p, we.Offset, fmt.Sprintf("offload binary %d", we.Index), we.Err)
-	} else if err != nil {
+	} else if err != nil && err != w.stop {
 		w.fail(p, 0, "offload binary", err)
 	}
 }

@@ -533,6 +533,9 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 				return nil, err
 			}
 			if _, err := io.CopyN(io.Discard, src, off); err != nil {
+				if c, ok := src.(io.Closer); ok {
+					c.Close() // its decoder serves the next reader
+				}
 				return nil, fmt.Errorf("%s: decompressing up to offset %d: %w", o.Where(), off, err)
 			}
 			e := &exactReader{r: io.LimitReader(src, size), left: size, what: o.Where()}
@@ -567,9 +570,13 @@ type exactReader struct {
 	left int64
 	what string
 	done io.Closer
+	err  error // sticky: the source is closed after it
 }
 
 func (e *exactReader) Read(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
 	n, err := e.r.Read(p)
 	e.left -= int64(n)
 	if err == io.EOF && e.left > 0 {
@@ -579,6 +586,7 @@ func (e *exactReader) Read(p []byte) (int, error) {
 		e.done.Close()
 		e.done = nil
 	}
+	e.err = err
 	return n, err
 }
 

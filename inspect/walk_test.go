@@ -103,15 +103,20 @@ func TestWalkStreams(t *testing.T) {
 	}
 	stop := errors.New("enough")
 	n := 0
-	_, err = Walk(r, int64(len(data)), "many", nil, func(*Listing, *Object) error {
+	hw = &highWater{r: r}
+	sl, err := Walk(hw, int64(len(data)), "many", nil, func(*Listing, *Object) error {
 		n++
 		if n == 5 {
 			return stop
 		}
 		return nil
 	})
-	if err != stop || n != 5 {
-		t.Errorf("callback error: Walk returned %v after %d objects", err, n)
+	if err != stop || n != 5 || len(sl.Errors) != 0 {
+		t.Errorf("callback error: Walk returned %v after %d objects, errors %v", err, n, sl.Errors)
+	}
+	// The walk ends there: the batch being read is finished, nothing after.
+	if got := hw.max.Load(); got > first+first/2 {
+		t.Errorf("after the callback's error the walk read on to %d of %d bytes (the first object came at %d)", got, len(data), first)
 	}
 }
 

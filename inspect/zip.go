@@ -45,6 +45,9 @@ func (w *walker) walkZip(r io.ReaderAt, size int64, p place) {
 		return
 	}
 	for _, f := range zr.File {
+		if w.stop != nil {
+			return
+		}
 		if strings.HasSuffix(f.Name, "/") || f.UncompressedSize64 == 0 {
 			continue
 		}

@@ -120,12 +120,27 @@ func runList(c *cli.Context) error {
 		}
 		return write(l)
 	}
+	// What can fail as a whole fails before any row is written: the
+	// folders named are walked first (their listings are read whole
+	// anyway), and the duplicates looked for.
+	folders := map[string][]*tree.File{}
 	for _, name := range c.Args().Slice() {
 		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
 			files, err := tree.Walk([]string{name}, &tree.Options{SkipHeaders: opts.SkipHeaders})
 			if err != nil {
 				return usage("%v", err)
 			}
+			folders[name] = files
+		}
+	}
+	var dups []tree.Duplicate
+	if c.Bool("duplicates") {
+		if dups, err = tree.Duplicates(c.Args().Slice()); err != nil {
+			return problem("--duplicates: %v", err)
+		}
+	}
+	for _, name := range c.Args().Slice() {
+		if files, ok := folders[name]; ok {
 			noCode = max(noCode, 0)
 			for _, f := range files {
 				switch {
@@ -198,12 +213,6 @@ func runList(c *cli.Context) error {
 			if err := write(l); err != nil {
 				return problem("writing output: %v", err)
 			}
-		}
-	}
-	var dups []tree.Duplicate
-	if c.Bool("duplicates") {
-		if dups, err = tree.Duplicates(c.Args().Slice()); err != nil {
-			return problem("--duplicates: %v", err)
 		}
 	}
 	// Nothing named could be read: the errors above say why, and an empty
