@@ -85,11 +85,7 @@ func (z *zstdReader) start(f *zframe) error {
 	if w > maxDecodeWindow {
 		w = maxDecodeWindow
 	}
-	wlog := 17 // one full block
-	for wlog < 27 && uint64(1)<<wlog < w {
-		wlog++
-	}
-	hdr := []byte{0x28, 0xB5, 0x2F, 0xFD, 0, byte(wlog-10) << 3}
+	hdr := []byte{0x28, 0xB5, 0x2F, 0xFD, 0, windowDescriptor(w)}
 	body := z.blocks(f)
 	if z.dec == nil {
 		z.dec = decoderPool.Get().(*zstd.Decoder)
@@ -103,6 +99,22 @@ func (z *zstdReader) start(f *zframe) error {
 		z.xxh = newXXH64()
 	}
 	return nil
+}
+
+// windowDescriptor returns the smallest zstd window descriptor of at least
+// one full block (128 KiB) that holds w bytes, up to 2^27 + 7/8 of it: an
+// exponent and eighths of it (RFC 8878, 3.1.1.1.2), so that a decoder's
+// history is at most an eighth larger than the data needs (a 93 MB
+// bundle's 96 MiB, where powers of two took 128 MiB).
+func windowDescriptor(w uint64) byte {
+	for wlog := uint64(17); ; wlog++ {
+		base := uint64(1) << wlog
+		for m := uint64(0); m < 8; m++ {
+			if base+base/8*m >= w || wlog == 27 && m == 7 {
+				return byte(wlog-10)<<3 | byte(m)
+			}
+		}
+	}
 }
 
 // blocks returns the frame's blocks for the decoder, with raw and RLE

@@ -96,3 +96,18 @@ func TestCloseGivesBackDecoder(t *testing.T) {
 		t.Errorf("without Close, 20 abandoned members allocated only %d MiB: the test measures nothing", got>>20)
 	}
 }
+
+// TestWindowDescriptor: the window handed to the decoder holds the data,
+// and is at most an eighth larger than it (at least one block).
+func TestWindowDescriptor(t *testing.T) {
+	size := func(d byte) uint64 {
+		base := uint64(1) << (10 + d>>3)
+		return base + base/8*uint64(d&7)
+	}
+	for _, w := range []uint64{1, 1 << 17, 1<<17 + 1, 200_000, 10_814_640, 93_360_760, 1<<27 - 1, 1 << 27} {
+		got := size(windowDescriptor(w))
+		if got < w || got > max(w+w/8, 1<<17) {
+			t.Errorf("window for %d bytes: %d", w, got)
+		}
+	}
+}
