@@ -75,7 +75,7 @@ var (
 func ParseTarget(s string) (Target, error) {
 	var t Target
 	tid := s
-	if p := strings.SplitN(s, "-", 6); len(p) >= 5 && parseArch(p[1]) != "" && parseArch(p[0]) == "" {
+	if p := strings.SplitN(s, "-", 6); len(p) >= 5 && p[0] != "" && parseArch(p[1]) != "" && parseArch(p[0]) == "" {
 		if p[0] == "host" {
 			return t, fmt.Errorf("%w: %q is a host entry, not a GPU", ErrSyntax, s)
 		}
