@@ -18,6 +18,7 @@ type params struct {
 	longLog   uint8 // a second table of 8-byte hashes (0: none)
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
 	fast      bool  // parseFast: greedy, both tables, no scoring (needs longLog, no chains)
+	accel     uint8 // parse: in a run of k literals, one position in 1+k>>accel is searched (0: all)
 }
 
 // A matcher turns src into sequences, a block at a time. It looks for
@@ -289,6 +290,12 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 		cur := m.find(p, end)
 		if cur.length < 3 {
 			p++
+			if m.p.accel > 0 {
+				// libzstd's search acceleration: the longer the run of
+				// literals, the fewer of its positions are searched (all
+				// are still indexed).
+				p += (p - lit) >> m.p.accel
+			}
 			continue
 		}
 		// Lazy evaluation: a better match one or two bytes on wins.
