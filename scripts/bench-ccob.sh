@@ -61,14 +61,8 @@ for b in "${order[@]}"; do
 done
 rm -rf "$dir/entries" "$dir/bundle.ccob"
 
-# The payloads for zstd: each CCOB's bytes after its 32-byte v3 header.
-: >"$dir/payloads.zst"
-"$gof" list --json "$out" |
-  awk '/"compressed": \{/ { c = 1 } c && /"offset":/ { gsub(/[^0-9]/, ""); o = $0 }
-    c && /"size":/ { gsub(/[^0-9]/, ""); if (!seen[o]++) print o, $0; c = 0 }' |
-  while read -r off sz; do
-    dd if="$out" iflag=skip_bytes,count_bytes skip=$((off + 32)) count=$((sz - 32)) bs=1M status=none >>"$dir/payloads.zst"
-  done
+# The payloads for zstd: each CCOB's bytes after its header.
+"$root/scripts/ccob-payloads.sh" "$gof" "$out" "$dir/payloads.zst" >/dev/null
 
 best() { # CMD...: "wall s | CPU s | RSS MB" of the fastest of REPEAT runs
   local i t u s m b= line=

@@ -379,27 +379,19 @@ done
 
 # ------------------------------------------------------------ zstd floor
 # The floor for facts inside CCOBs: libzstd (the zstd CLI) decoding the
-# same payloads, cut out of libbig-ccob.so at the offsets and sizes goffload
-# list --json gives (a v3 CCOB header is 32 bytes; concatenated zstd frames
-# decode as one stream), on one core (taskset -c 0) and as it likes.
+# same payloads (scripts/ccob-payloads.sh), on one core (taskset -c 0) and
+# as it likes.
 zstd_rows=()
 if command -v zstd >/dev/null && command -v taskset >/dev/null; then
-  "$GOFFLOAD" list --json "$dir/libbig-ccob.so" |
-    awk '/"compressed": \{/ { c = 1 } c && /"offset":/ { gsub(/[^0-9]/, ""); o = $0 }
-      c && /"size":/ { gsub(/[^0-9]/, ""); if (!seen[o]++) print o, $0; c = 0 }' >"$run/ccobs"
-  : >"$run/payloads.zst"
-  while read -r off sz; do
-    dd if="$dir/libbig-ccob.so" iflag=skip_bytes,count_bytes skip=$((off + 32)) \
-      count=$((sz - 32)) bs=1M status=none >>"$run/payloads.zst"
-  done <"$run/ccobs"
-  pin=$(wc -l <"$run/ccobs") pbytes=$(size "$run/payloads.zst")
+  pin=$("$root/scripts/ccob-payloads.sh" "$GOFFLOAD" "$dir/libbig-ccob.so" "$run/payloads.zst")
+  pbytes=$(size "$run/payloads.zst")
   cleanup=''
   measure zstd -q -d -c "$run/payloads.zst"
   ubytes=$(zstd -q -d -c "$run/payloads.zst" | wc -c)
   zstd_rows+=("| \`zstd -d\` of the $pin CCOB payloads ($(commas "$pbytes") bytes to $(commas "$ubytes")) | | | | | | $wall | $cpu | $rss |")
   measure taskset -c 0 zstd -q -d -c "$run/payloads.zst"
   zstd_rows+=("| the same on one core (\`taskset -c 0\`): the issue's floor is 2x this over the CPUs | | | | | | $wall | $cpu | $rss |")
-  rm -f "$run/payloads.zst" "$run/ccobs"
+  rm -f "$run/payloads.zst"
 else
   zstd_rows+=("| \`zstd -d\` floor not measured: zstd or taskset missing | | | | | | | | |")
 fi
