@@ -325,10 +325,7 @@ var errClosed = errors.New("compress: read after Close")
 // release gives back the member's decoder; its reads fail afterwards.
 func (mr *memberReader) release() {
 	if z, ok := mr.src.(*zstdReader); ok {
-		z.close()
-		if z.err == nil {
-			z.err = errClosed
-		}
+		z.close() // read only through mr, whose error stops it
 	}
 	if mr.err == nil {
 		mr.err = errClosed
