@@ -99,6 +99,14 @@ func runList(c *cli.Context) error {
 		}
 		return out.object(l, o)
 	}
+	// finish ends l, whose rows are written: its errors follow the output.
+	finish := func(l *inspect.Listing, holds *heldSet) error {
+		done = append(done, l)
+		if len(l.Errors) > 0 {
+			status = max(status, exitProblem)
+		}
+		return out.end(l, holds.String())
+	}
 	// write writes a listing read whole.
 	write := func(l *inspect.Listing) error {
 		var holds heldSet
@@ -107,13 +115,9 @@ func runList(c *cli.Context) error {
 				return err
 			}
 		}
-		done = append(done, l)
-		return out.end(l, holds.String())
+		return finish(l, &holds)
 	}
 	take := func(l *inspect.Listing) error {
-		if len(l.Errors) > 0 {
-			status = max(status, exitProblem)
-		}
 		if hold {
 			held = append(held, l)
 			return nil
@@ -194,14 +198,10 @@ func runList(c *cli.Context) error {
 			continue
 		}
 		if err == nil {
-			err = out.end(l, holds.String())
+			err = finish(l, &holds)
 		}
 		if err != nil {
 			return problem("writing output: %v", err)
-		}
-		done = append(done, l)
-		if len(l.Errors) > 0 {
-			status = max(status, exitProblem)
 		}
 	}
 	if hold {
