@@ -42,26 +42,26 @@ var golden = map[int]struct {
 	size int
 	sum  string
 }{
-	-5: {93478, "553def81e6cec02b"},
-	0:  {93471, "f2722469ce3a0a25"},
-	1:  {93478, "553def81e6cec02b"},
-	2:  {93478, "553def81e6cec02b"},
-	3:  {93471, "f2722469ce3a0a25"},
-	4:  {93471, "f2722469ce3a0a25"},
+	-5: {93307, "5aa853c5d6b93f17"},
+	0:  {93374, "dca5466eb79539d7"},
+	1:  {93307, "5aa853c5d6b93f17"},
+	2:  {93307, "5aa853c5d6b93f17"},
+	3:  {93374, "dca5466eb79539d7"},
+	4:  {93374, "dca5466eb79539d7"},
 	5:  {92178, "7c13afca1917b14d"},
 	6:  {92178, "7c13afca1917b14d"},
 	7:  {91242, "19a55d6eb0d2a09c"},
 	8:  {91242, "19a55d6eb0d2a09c"},
-	9:  {90141, "311d84174f64eb5c"},
-	10: {90141, "311d84174f64eb5c"},
+	9:  {90038, "2cd3626b69458f9c"},
+	10: {90038, "2cd3626b69458f9c"},
 	11: {89507, "e5a154e571bd9ecc"},
-	12: {89264, "cea3d2368a85ea08"},
-	13: {86867, "7046ef453250eb61"},
-	16: {85847, "c60e3f0fc029af92"},
-	19: {85884, "ef9c45c6b25d8f29"},
-	20: {85884, "ef9c45c6b25d8f29"},
-	21: {85884, "ef9c45c6b25d8f29"},
-	22: {85884, "ef9c45c6b25d8f29"},
+	12: {89087, "6c491821af4f66ed"},
+	13: {86757, "efce32dd21907867"},
+	16: {83117, "83629d456de0f8ba"},
+	19: {79298, "3a9bd57fd855c453"},
+	20: {79094, "dd9db872ebce9a74"},
+	21: {78752, "9135795ca88aea3d"},
+	22: {78641, "5a2c58a8d277a923"},
 }
 
 func TestGoldenLevels(t *testing.T) {
@@ -88,8 +88,9 @@ func TestGoldenLevels(t *testing.T) {
 		if !ok || g.size != n.n || g.sum != sum {
 			t.Errorf("level %d: %d bytes, sha256 %s; golden %d, %s", level, n.n, sum, g.size, g.sum)
 		}
-		// The ratio goal: no larger than LLVM 22's at levels up to 15.
-		if l, ok := llvmSizes[level]; ok && level <= 15 && n.n > l {
+		// The ratio goal: no larger than LLVM 22's, but at level 19,
+		// where this corpus is 0.16% larger (compress/NOTES.md).
+		if l, ok := llvmSizes[level]; ok && level != 19 && n.n > l {
 			t.Errorf("level %d: %d bytes, LLVM 22 writes %d", level, n.n, l)
 		}
 	}

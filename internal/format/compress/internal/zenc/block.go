@@ -32,6 +32,8 @@ type coder struct {
 	huffKnown  bool // the decoder holds huff's previous table
 	ll, ml, of *fseTable
 
+	split *splitter // block splitting's scratch
+
 	// per-block scratch
 	lits          []byte
 	llc, mlc, ofc []uint8
@@ -40,7 +42,6 @@ type coder struct {
 
 func newCoder() *coder {
 	c := &coder{rep: [3]uint32{1, 4, 8}}
-	c.huff.WantLogLess = 4
 	return c
 }
 
@@ -333,7 +334,6 @@ func chooseTable(dst []byte, syms []uint8, maxSym int, maxLog uint8, pre, prev *
 	if distinct == 1 && n > 2 {
 		return append(dst, uint8(top)), &fseTable{rle: true, sym: uint8(top)}, modeRLE
 	}
-	const header = 8 * 256 // cost units per header byte
 	best, bestMode := pre, byte(modePredefined)
 	bestCost := pre.bitsFor(cnt)
 	if top >= len(pre.norm) {
@@ -344,6 +344,23 @@ func chooseTable(dst []byte, syms []uint8, maxSym int, maxLog uint8, pre, prev *
 			best, bestMode, bestCost = prev, modeRepeat, b
 		}
 	}
+	at := len(dst)
+	norm, log, cost := newTableCost(dst, cnt, n, distinct, maxLog)
+	if cost >= bestCost {
+		return dst[:at], best, bestMode
+	}
+	t := &fseTable{log: log, norm: norm}
+	t.build()
+	return appendNCount(dst[:at], norm, log), t, modeFSE
+}
+
+// newTableCost finds the accuracy log at which a new table for counts
+// cnt (n symbols, distinct of them different) costs least, its
+// description included, and returns the table's distribution, log and
+// cost (in 1/256 bits). It writes descriptions after dst's length as
+// scratch.
+func newTableCost(dst []byte, cnt []uint32, n uint32, distinct int, maxLog uint8) ([]int16, uint8, uint64) {
+	const header = 8 * 256 // cost units per header byte
 	minLog := uint8(5)
 	for 1<<minLog < distinct {
 		minLog++
@@ -351,6 +368,7 @@ func chooseTable(dst []byte, syms []uint8, maxSym int, maxLog uint8, pre, prev *
 	hi := min(maxLog, uint8(max(bits.Len32(n)+1, int(minLog))))
 	var bestNorm []int16
 	bestLog := uint8(0)
+	bestCost := ^uint64(0)
 	at := len(dst)
 	for log := minLog; log <= hi; log++ {
 		norm := normalize(cnt, n, log)
@@ -359,10 +377,5 @@ func chooseTable(dst []byte, syms []uint8, maxSym int, maxLog uint8, pre, prev *
 			bestNorm, bestLog, bestCost = norm, log, cost
 		}
 	}
-	if bestNorm == nil {
-		return dst[:at], best, bestMode
-	}
-	t := &fseTable{log: bestLog, norm: bestNorm}
-	t.build()
-	return appendNCount(dst[:at], bestNorm, bestLog), t, modeFSE
+	return bestNorm, bestLog, bestCost
 }

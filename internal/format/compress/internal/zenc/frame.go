@@ -82,6 +82,11 @@ var minSegment = 4 << 20
 // would cost more CPU time than they save wall time.
 var fastSegment = 64 << 20
 
+// optSegment is the smallest segment of optimal parsing: a segment's
+// first megabytes find fewer matches than they would after the segment
+// before, and its warm-up costs time, so they pay only on large inputs.
+var optSegment = 16 << 20
+
 const (
 	maxSegment = 32 << 20
 	warmBytes  = 4 << 20  // hash tables
@@ -94,8 +99,11 @@ const (
 // is the same on every machine.
 func segments(n int, p params) []int {
 	size := max(min(n/2, maxSegment), minSegment)
-	if p.fast {
+	switch {
+	case p.fast:
 		size = max(size, fastSegment)
+	case p.opt:
+		size = max(size, optSegment)
 	}
 	size = (size + blockMax - 1) / blockMax * blockMax
 	b := []int{0}
@@ -148,7 +156,11 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	}()
 	for i := range nseg {
 		for b := range outs[i] {
-			dst = c.encodeBlock(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+			if p.split {
+				dst = c.encodeSplit(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+			} else {
+				dst = c.encodeBlock(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+			}
 			select {
 			case free <- b.seqs[:0]:
 			default:
@@ -171,6 +183,10 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 		m.ldm = findLDM(src, chunks, i, max(0, start-warmLDM), p.ldmLog)
 	}
 	m.warm(warm, max(warm, min(start, len(src)-8)))
+	var o *optimal
+	if p.opt {
+		o = newOptimal(m)
+	}
 	for b := start; b < end; b += blockMax {
 		e := min(b+blockMax, end)
 		var seqs []seq
@@ -178,9 +194,12 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 		case seqs = <-free:
 		default:
 		}
-		if p.fast {
+		switch {
+		case o != nil:
+			seqs = o.parse(b, e, seqs)
+		case p.fast:
 			seqs = m.parseFast(b, e, seqs)
-		} else {
+		default:
 			seqs = m.parse(b, e, seqs)
 		}
 		out <- parsed{b, e, seqs}

@@ -19,6 +19,8 @@ type params struct {
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
 	fast      bool  // parseFast: greedy, both tables, no scoring (needs longLog, no chains)
 	accel     uint8 // parse: in a run of k literals, one position in 1+k>>accel is searched (0: all)
+	split     bool  // cut blocks where the sequences' statistics change
+	opt       bool  // optimal parsing over a binary tree of 1<<(chainLog-1) positions; depth: its compares
 }
 
 // A matcher turns src into sequences, a block at a time. It looks for
@@ -28,17 +30,24 @@ type params struct {
 // a few positions of each match are indexed and the stride grows through
 // literals, which is what makes that strategy fast.
 type matcher struct {
-	src   []byte
-	p     params
-	head  []int32 // hash -> position-base+1 of the latest occurrence
-	long  []int32 // 8-byte hash -> position-base+1 of the latest occurrence
-	chain []int32 // position&mask -> position-base+1 of the previous occurrence
-	base  int     // first position indexed (positions are stored from it, so inputs may exceed 2 GiB)
-	mask  int
-	next  int // chains: first position not inserted yet
-	ldm   []ldmMatch
-	li    int
-	rep   [3]uint32
+	src     []byte
+	p       params
+	head    []int32 // hash -> position-base+1 of the latest occurrence
+	long    []int32 // 8-byte hash -> position-base+1 of the latest occurrence
+	chain   []int32 // position&mask -> position-base+1 of the previous occurrence
+	tree    []int32 // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
+	longest int     // the longest match treeInsert passed
+	// treeInsert's read-ahead: the head of position pfPos's hash pfHash,
+	// read before position pfPos-1 (hash pfPrev) was inserted.
+	pfPos          int
+	pfHash, pfPrev uint32
+	pfHead         int32
+	base           int // first position indexed (positions are stored from it, so inputs may exceed 2 GiB)
+	mask           int
+	next           int // chains: first position not inserted yet
+	ldm            []ldmMatch
+	li             int
+	rep            [3]uint32
 }
 
 // newMatcher prepares a matcher for src[base:base+n] (a segment and its
@@ -52,12 +61,16 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 	if p.longLog > 0 {
 		p.longLog = min(p.longLog, fit)
 	}
-	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base}
+	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base, pfPos: -1}
 	m.head = freshTable[int32](1 << p.hashLog)
 	if p.longLog > 0 {
 		m.long = freshTable[int32](1 << p.longLog)
 	}
-	if p.chainLog > 0 {
+	switch {
+	case p.opt:
+		m.tree = freshTable[int32](1 << p.chainLog)
+		m.mask = 1<<(p.chainLog-1) - 1
+	case p.chainLog > 0:
 		m.chain = freshTable[int32](1 << p.chainLog)
 		m.mask = 1<<p.chainLog - 1
 	}
@@ -99,6 +112,11 @@ func (m *matcher) index(p int) {
 // indexes fewer still while it parses (that costs no ratio on bundles and
 // halves the warm-up).
 func (m *matcher) warm(from, to int) {
+	if m.tree != nil {
+		m.next = from
+		m.treeWarm(to)
+		return
+	}
 	if m.chain != nil {
 		m.next = from
 		m.insert(to)

@@ -14,7 +14,9 @@ func levelParams(level, n int) params {
 		level = 22
 	}
 	if n < 1<<20 && level < 16 {
-		level = max(level+10, 16)
+		// Hash chains of every position, 64 deep, with long-distance
+		// matches: smaller than libzstd at every level, in milliseconds.
+		return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
 	}
 	switch {
 	case level <= 2:
@@ -42,11 +44,27 @@ func levelParams(level, n int) params {
 		// libzstd does: smaller than libzstd's 13-15 (btlazy2) on every
 		// corpus measured, in less CPU time (compress/NOTES.md).
 		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32, accel: 8}
-	case level <= 18:
-		// parse: chains of every position, long-distance matches.
-		return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
 	}
-	return params{minMatch: 4, hashLog: 21, chainLog: 23, depth: 256, lazy: 2, targetLen: 1024, ldm: true}
+	// Optimal parsing over a binary tree, with long-distance matches and
+	// blocks cut where their statistics change (opt.go, split.go).
+	o := params{minMatch: 3, hashLog: 22, chainLog: 24, ldm: true, opt: true, skipIn: 1, split: true}
+	switch level {
+	case 16:
+		o.minMatch, o.hashLog, o.chainLog, o.depth, o.targetLen = 4, 21, 22, 8, 48
+	case 17:
+		o.chainLog, o.depth, o.targetLen = 23, 16, 64
+	case 18:
+		o.depth, o.targetLen = 24, 128
+	case 19:
+		o.depth, o.targetLen = 32, 256
+	case 20:
+		o.hashLog, o.chainLog, o.depth, o.targetLen = 23, 25, 48, 256
+	case 21:
+		o.hashLog, o.chainLog, o.depth, o.targetLen = 23, 25, 64, 512
+	default:
+		o.hashLog, o.chainLog, o.depth, o.targetLen = 23, 25, 128, 999
+	}
+	return o
 }
 
 // textParams are levels 5-12 for text (text bundles: preprocessed sources,

@@ -54,7 +54,8 @@ var presets = map[string]params{
 }
 
 // TestSweep reports sizes and CPU times of the presets in $ZENC_PRESETS
-// (comma-separated; all when empty) on the files in $ZENC_SAMPLES.
+// (comma-separated; L1 to L22 for a level's settings; lvl1, lvl6, lvl9,
+// lvl12 and lvl19 when empty) on the files in $ZENC_SAMPLES.
 func TestSweep(t *testing.T) {
 	files := strings.Fields(os.Getenv("ZENC_SAMPLES"))
 	if len(files) == 0 {
@@ -72,7 +73,13 @@ func TestSweep(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, name := range names {
-			p := presets[name]
+			p, ok := presets[name]
+			if l, err := strconv.Atoi(strings.TrimPrefix(name, "L")); err == nil && name[0] == 'L' {
+				p, ok = levelParams(l, len(src)), true // L19: level 19's settings
+			}
+			if !ok {
+				t.Fatalf("no preset %q", name)
+			}
 			best, wall := time.Hour, time.Hour
 			var n int
 			for range 3 {

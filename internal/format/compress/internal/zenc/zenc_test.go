@@ -80,11 +80,18 @@ func inputs() map[string][]byte {
 	return in
 }
 
+// smallSegments cuts inputs into segments of 256 KiB at every level, so
+// that tests meet several on small inputs, until the returned func runs.
+func smallSegments() func() {
+	m, f, o := minSegment, fastSegment, optSegment
+	minSegment, fastSegment, optSegment = 256<<10, 256<<10, 256<<10
+	return func() { minSegment, fastSegment, optSegment = m, f, o }
+}
+
 func TestRoundTrip(t *testing.T) {
-	defer func(m, f int) { minSegment, fastSegment = m, f }(minSegment, fastSegment)
-	minSegment, fastSegment = 256<<10, 256<<10 // several segments on the larger inputs
+	defer smallSegments()()
 	for name, src := range inputs() {
-		for _, level := range []int{-5, 3, 9, 12, 22} {
+		for _, level := range []int{-5, 3, 9, 12, 16, 19, 22} {
 			for _, workers := range []int{1, 3} {
 				enc := Encode(nil, src, level, workers)
 				if got := decode(t, enc); !bytes.Equal(got, src) {
@@ -99,10 +106,9 @@ func TestRoundTrip(t *testing.T) {
 // on the number of workers (nor on the run), so builds are reproducible on
 // any machine.
 func TestDeterministic(t *testing.T) {
-	defer func(m, f int) { minSegment, fastSegment = m, f }(minSegment, fastSegment)
-	minSegment, fastSegment = 256<<10, 256<<10
+	defer smallSegments()()
 	src := inputs()["mixed"]
-	for _, level := range []int{3, 9} {
+	for _, level := range []int{3, 9, 19} {
 		want := Encode(nil, src, level, 1)
 		for _, workers := range []int{1, 2, 3, 8} {
 			if got := Encode(nil, src, level, workers); !bytes.Equal(got, want) {
@@ -152,6 +158,7 @@ func FuzzEncode(f *testing.F) {
 	if b, err := os.ReadFile("../../testdata/bundle.bin"); err == nil {
 		f.Add(b[:4096], int8(1))
 		f.Add(b[:20000], int8(19))
+		f.Add(b[:30000], int8(22))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, level int8) {
 		enc := Encode(nil, src, int(level), 1)
@@ -171,7 +178,7 @@ func TestFarRepeat(t *testing.T) {
 	src := make([]byte, 10<<20)
 	rand.New(rand.NewSource(3)).Read(src[:5<<20])
 	copy(src[5<<20:], src[:5<<20])
-	for _, c := range []struct{ level, workers int }{{-5, 2}, {3, 1}, {3, 2}, {9, 2}, {15, 2}} {
+	for _, c := range []struct{ level, workers int }{{-5, 2}, {3, 1}, {3, 2}, {9, 2}, {15, 2}, {19, 2}} {
 		level, workers := c.level, c.workers
 		{
 			enc := Encode(nil, src, level, workers)

@@ -1,0 +1,513 @@
+package zenc
+
+import "math/bits"
+
+// Optimal parsing (levels 16-22): every position of a stretch is priced as
+// a literal and as the end of every match found, by dynamic programming
+// over the cost in bits of each choice, and the cheapest path is kept. The
+// costs come from statistics of the sequences chosen so far (the previous
+// block's, scaled down, and this block's as it is parsed), and each path
+// carries its own repeat offsets, so a repeat-offset match is priced as the
+// decoder will read it. Matches come from a binary tree of every position
+// ordered by its bytes (one descent both inserts a position and lists its
+// matches of increasing length), the repeat offsets and the long-distance
+// matches.
+
+const (
+	optNum  = 1 << 12 // positions one stretch of the parse may cover
+	bitCost = 256     // prices are in 1/256 bits
+	optInf  = 1 << 30
+)
+
+// A cand is a match found at a position: the longest at its offset that
+// is longer than every cand before it.
+type cand struct {
+	off    uint32
+	length int
+}
+
+// An optNode is the cheapest known way to reach a position of the stretch.
+type optNode struct {
+	price  int32
+	mlen   uint32    // the match ending here (0: a literal ends here)
+	off    uint32    // its offset
+	litlen uint32    // literals since the last match on the path
+	rep    [3]uint32 // the repeat offsets after the path
+}
+
+// optStats are the symbol frequencies the prices come from.
+type optStats struct {
+	lit                         [256]uint32
+	ll                          [maxLLCode + 1]uint32
+	ml                          [maxMLCode + 1]uint32
+	of                          [maxOFCode + 1]uint32
+	litSum, llSum, mlSum, ofSum uint32
+	// The weights of the sums, and the prices of each symbol.
+	litW, llW, mlW, ofW int32
+	litP                [256]int32
+	llP                 [maxLLCode + 1]int32
+	mlP                 [maxMLCode + 1]int32
+	ofP                 [maxOFCode + 1]int32
+	started             bool
+}
+
+// weight is about bitCost*log2(stat+1)+bitCost, with a linear fraction: a
+// symbol seen f times out of s costs weight(s)-weight(f).
+func weight(stat uint32) int32 {
+	s := stat + 1
+	hb := bits.Len32(s) - 1
+	return int32(hb*bitCost) + int32((s<<8)>>hb)
+}
+
+// The starting frequencies of the codes before any sequence is seen:
+// short literal runs and short or repeat offsets are the common ones.
+var (
+	startLL = [maxLLCode + 1]uint32{4, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	startOF = [maxOFCode + 1]uint32{6, 2, 1, 1, 2, 3, 4, 4, 4, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+)
+
+// newBlock prepares the statistics for a block: from its bytes for the
+// first, else the previous block's scaled down so that this one's weigh in.
+func (s *optStats) newBlock(src []byte) {
+	if !s.started {
+		s.started = true
+		clear(s.lit[:])
+		for _, c := range src {
+			s.lit[c]++
+		}
+		s.litSum = 0
+		for i, f := range s.lit {
+			if f > 0 {
+				s.lit[i] = 1 + f>>8
+			}
+			s.litSum += s.lit[i]
+		}
+		s.ll = startLL
+		s.of = startOF
+		for i := range s.ml {
+			s.ml[i] = 1
+		}
+		s.llSum, s.mlSum, s.ofSum = sum(s.ll[:]), sum(s.ml[:]), sum(s.of[:])
+	} else {
+		s.litSum = scaleDown(s.lit[:], s.litSum, 12)
+		s.llSum = scaleDown(s.ll[:], s.llSum, 11)
+		s.mlSum = scaleDown(s.ml[:], s.mlSum, 11)
+		s.ofSum = scaleDown(s.of[:], s.ofSum, 11)
+	}
+	s.setWeights()
+}
+
+func sum(t []uint32) uint32 {
+	n := uint32(0)
+	for _, f := range t {
+		n += f
+	}
+	return n
+}
+
+// scaleDown divides the frequencies so that they sum to about 1<<log,
+// keeping each at least 1, and returns the new sum.
+func scaleDown(t []uint32, total uint32, log uint) uint32 {
+	factor := total >> log
+	if factor <= 1 {
+		return total
+	}
+	shift := bits.Len32(factor) - 1
+	n := uint32(0)
+	for i, f := range t {
+		t[i] = 1 + f>>shift
+		n += t[i]
+	}
+	return n
+}
+
+func (s *optStats) setWeights() {
+	s.litW, s.llW, s.mlW, s.ofW = weight(s.litSum), weight(s.llSum), weight(s.mlSum), weight(s.ofSum)
+	for c := range s.lit {
+		s.litP[c] = max(s.litW-weight(s.lit[c]), bitCost)
+	}
+	for c := range s.ll {
+		s.llP[c] = int32(llBits[c])*bitCost + s.llW - weight(s.ll[c])
+	}
+	for c := range s.ml {
+		// A sequence costs a fifth of a bit more: of two paths as cheap,
+		// the one with fewer sequences decodes faster.
+		s.mlP[c] = int32(mlBits[c])*bitCost + s.mlW - weight(s.ml[c]) + bitCost/5
+	}
+	for c := range s.of {
+		s.ofP[c] = int32(c)*bitCost + s.ofW - weight(s.of[c])
+	}
+}
+
+// litPrice is the price of one literal byte, at least one bit.
+func (s *optStats) litPrice(c byte) int32 { return s.litP[c] }
+
+// llPrice is the price of coding a run of n literals' length.
+func (s *optStats) llPrice(n uint32) int32 {
+	if n >= blockMax {
+		return bitCost + s.llP[llCode(blockMax-1)]
+	}
+	return s.llP[llCode(n)]
+}
+
+// ofPrice is the price of Offset_Value ov.
+func (s *optStats) ofPrice(ov uint32) int32 { return s.ofP[bits.Len32(ov)-1] }
+
+// mlPrice is the price of a match length n.
+func (s *optStats) mlPrice(n int) int32 { return s.mlP[mlCode(uint32(n-3))] }
+
+// add counts a sequence chosen.
+func (s *optStats) add(lits []byte, ov uint32, n int) {
+	for _, c := range lits {
+		s.lit[c] += 2
+	}
+	s.litSum += 2 * uint32(len(lits))
+	s.ll[llCode(uint32(len(lits)))]++
+	s.llSum++
+	s.of[bits.Len32(ov)-1]++
+	s.ofSum++
+	s.ml[mlCode(uint32(n-3))]++
+	s.mlSum++
+}
+
+// offsetCode is offsetValue's Offset_Value alone.
+func offsetCode(off, litLen uint32, rep [3]uint32) uint32 {
+	if litLen != 0 {
+		switch off {
+		case rep[0]:
+			return 1
+		case rep[1]:
+			return 2
+		case rep[2]:
+			return 3
+		}
+	} else {
+		switch off {
+		case rep[1]:
+			return 1
+		case rep[2]:
+			return 2
+		case rep[0] - 1:
+			return 3
+		}
+	}
+	return off + 3
+}
+
+// treeInsert adds p to the binary tree and, when out is not nil, appends
+// the matches it passes that are longer than best (cut at limit-p) with
+// their lengths increasing. It returns out and how many positions after p
+// need not be inserted: inside a run that repeats itself, the tree holds
+// them already.
+func (m *matcher) treeInsert(p, limit, best int, out []cand) ([]cand, int) {
+	src := m.src
+	var h uint32
+	var head int32
+	if p == m.pfPos && !noReadAhead {
+		// Read ahead by the call before: the head of p's hash, unless
+		// that call's position had the same hash.
+		h, head = m.pfHash, m.pfHead
+		if h == m.pfPrev {
+			head = int32(p - 1 - m.base + 1)
+		}
+	} else {
+		h = m.hash(p)
+		head = m.head[h]
+	}
+	idx := int(head) - 1 + m.base
+	m.head[h] = int32(p - m.base + 1)
+	if p+1 <= len(src)-8 {
+		// Load the next position's head now: its cache miss overlaps
+		// this search's.
+		m.pfPos, m.pfPrev, m.pfHash = p+1, h, m.hash(p+1)
+		m.pfHead = m.head[m.pfHash]
+	}
+	slot := 2 * (p & m.mask)
+	smaller, larger := slot, slot+1
+	cmpSmaller, cmpLarger := 0, 0
+	// Nodes from low on are the tree's; an older node still linked from
+	// one of them is compared (it may be far back and in the window) and
+	// linked, but its own links, which a newer position may have
+	// overwritten, are not followed.
+	low := max(m.base, p-m.mask+1)
+	windowLow := max(m.base, p-1<<WindowLog)
+	end := len(src)
+	matchEnd := p + 9
+	longest := 0
+	for d := m.p.depth; d > 0 && idx >= windowLow; d-- {
+		n := min(cmpSmaller, cmpLarger)
+		n += matchLen(src, idx+n, p+n, end)
+		if n > longest {
+			longest = n
+			matchEnd = max(matchEnd, idx+n)
+			if cut := min(n, limit-p); out != nil && cut > best && n >= m.p.minMatch {
+				best = cut
+				out = append(out, cand{uint32(p - idx), cut})
+			}
+			if p+n >= end || n > optNum {
+				// The next byte cannot order them: leave the rest of
+				// the tree as it is, unlinked.
+				break
+			}
+		}
+		next := 2 * (idx & m.mask)
+		if src[idx+n] < src[p+n] {
+			m.tree[smaller] = int32(idx - m.base + 1)
+			cmpSmaller = n
+			if idx < low {
+				smaller = -1
+				break
+			}
+			smaller = next + 1
+			idx = int(m.tree[next+1]) - 1 + m.base
+		} else {
+			m.tree[larger] = int32(idx - m.base + 1)
+			cmpLarger = n
+			if idx < low {
+				larger = -1
+				break
+			}
+			larger = next
+			idx = int(m.tree[next]) - 1 + m.base
+		}
+	}
+	if smaller >= 0 {
+		m.tree[smaller] = 0
+	}
+	if larger >= 0 {
+		m.tree[larger] = 0
+	}
+	m.longest = longest
+	skip := matchEnd - (p + 8)
+	if longest > 384 {
+		skip = max(skip, min(192, longest-384))
+	}
+	return out, skip
+}
+
+// noReadAhead turns treeInsert's read-ahead off, for tests.
+var noReadAhead = false
+
+// treeUpdate inserts the positions before p not inserted yet.
+func (m *matcher) treeUpdate(p int) {
+	for q := m.next; q < p; {
+		_, skip := m.treeInsert(q, len(m.src), 0, nil)
+		q += max(skip, 1)
+	}
+	m.next = max(m.next, p)
+}
+
+// treeWarm inserts the positions before p not inserted yet, as a warm-up
+// before parsing: where a position repeats more than skipIn bytes, the
+// rest of the repeat is left out, as the parser leaves out long matches.
+func (m *matcher) treeWarm(p int) {
+	for q := m.next; q < p; {
+		_, skip := m.treeInsert(q, len(m.src), 0, nil)
+		if m.p.skipIn > 0 && m.longest > m.p.skipIn {
+			skip = max(skip, m.longest-8)
+		}
+		q += max(skip, 1)
+	}
+	m.next = max(m.next, p)
+}
+
+// An optimal parser's state across the blocks of a segment.
+type optimal struct {
+	*matcher
+	stats optStats
+	nodes []optNode
+	cands []cand
+	path  []int // match ends of the stretch's path, backwards
+}
+
+func newOptimal(m *matcher) *optimal {
+	return &optimal{matcher: m, nodes: make([]optNode, optNum+1), cands: make([]cand, 0, 64)}
+}
+
+// candidates lists the matches at q that end by limit, after litlen
+// literals with repeat offsets rep: the repeat offsets, the long-distance
+// match, then the tree's, each longer than those before.
+func (o *optimal) candidates(q, limit int, rep [3]uint32, litlen uint32) []cand {
+	src := o.src
+	out := o.cands[:0]
+	best := o.p.minMatch - 1
+	for i := range 3 {
+		r := rep[i]
+		if litlen == 0 {
+			if i < 2 {
+				r = rep[i+1]
+			} else {
+				r = rep[0] - 1
+			}
+		}
+		if r == 0 || int(r) > q {
+			continue
+		}
+		if q+best < limit && src[q+best] != src[q+best-int(r)] {
+			continue
+		}
+		if n := matchLen(src, q-int(r), q, limit); n > best {
+			best = n
+			out = append(out, cand{r, n})
+		}
+	}
+	if l := o.ldmAt(q, limit); l.length > best {
+		best = l.length
+		out = append(out, cand{l.off, l.length})
+	}
+	o.treeUpdate(q)
+	out, _ = o.treeInsert(q, limit, best, out)
+	o.next = q + 1
+	o.cands = out
+	return out
+}
+
+// parse appends the sequences of src[start:end] to seqs; end-start <= blockMax.
+func (o *optimal) parse(start, end int, seqs []seq) []seq {
+	src := o.src
+	o.stats.newBlock(src[start:end])
+	stop := min(end, len(src)-8)
+	suff := o.p.targetLen
+	nodes := o.nodes
+	anchor, p := start, start
+	for p < stop {
+		litlen := uint32(p - anchor)
+		cands := o.candidates(p, end, o.rep, litlen)
+		if len(cands) == 0 {
+			p++
+			continue
+		}
+		if c := cands[len(cands)-1]; c.length >= suff {
+			seqs = o.commit(seqs, anchor, p, nil, 0, c)
+			p += c.length
+			anchor = p
+			o.skipTo(p)
+			continue
+		}
+		st := &o.stats
+		nodes[0] = optNode{price: st.llPrice(litlen), litlen: litlen, rep: o.rep}
+		last := cands[len(cands)-1].length
+		for i := 1; i <= last; i++ {
+			nodes[i] = optNode{price: optInf}
+		}
+		base := nodes[0].price + st.llPrice(0)
+		prev := 2
+		for _, c := range cands {
+			ob := base + st.ofPrice(offsetCode(c.off, litlen, o.rep))
+			for n := prev + 1; n <= c.length; n++ {
+				nodes[n] = optNode{price: ob + st.mlPrice(n), mlen: uint32(n), off: c.off}
+			}
+			prev = c.length
+		}
+		var final cand
+		finalAt := 0
+		cur := 1
+		for ; cur <= last; cur++ {
+			at := &nodes[cur]
+			pn := &nodes[cur-1]
+			lp := pn.price + st.litPrice(src[p+cur-1]) + st.llPrice(pn.litlen+1) - st.llPrice(pn.litlen)
+			if lp <= at.price {
+				*at = optNode{price: lp, litlen: pn.litlen + 1, rep: pn.rep}
+			} else {
+				from := &nodes[cur-int(at.mlen)]
+				_, at.rep = offsetValue(at.off, from.litlen, from.rep)
+			}
+			if cur == last {
+				break
+			}
+			q := p + cur
+			if q >= stop {
+				continue
+			}
+			cs := o.candidates(q, end, at.rep, at.litlen)
+			if len(cs) == 0 {
+				continue
+			}
+			if c := cs[len(cs)-1]; c.length >= suff || cur+c.length >= optNum {
+				final, finalAt = c, cur
+				break
+			}
+			top := cur + cs[len(cs)-1].length
+			for ; last < top; last++ {
+				nodes[last+1] = optNode{price: optInf}
+			}
+			base := at.price + st.llPrice(0)
+			prev := 2
+			for _, c := range cs {
+				ob := base + st.ofPrice(offsetCode(c.off, at.litlen, at.rep))
+				for n := prev + 1; n <= c.length; n++ {
+					if pr := ob + st.mlPrice(n); pr < nodes[cur+n].price {
+						nodes[cur+n] = optNode{price: pr, mlen: uint32(n), off: c.off}
+					}
+				}
+				prev = c.length
+			}
+		}
+		if final.length > 0 {
+			seqs = o.commit(seqs, anchor, p, nodes, finalAt, final)
+			p += finalAt + final.length
+			anchor = p
+			o.skipTo(p)
+			continue
+		}
+		// The path to the stretch's end; literals after its last match
+		// stay pending.
+		e := o.lastMatchEnd(last)
+		if e > 0 {
+			seqs = o.commit(seqs, anchor, p, nodes, e, cand{})
+			anchor = p + e
+		}
+		p += last
+	}
+	return seqs
+}
+
+// skipTo leaves the positions of a long match just taken out of the tree
+// but its last few: the tree holds what it repeats already.
+func (o *optimal) skipTo(p int) {
+	if o.p.skipIn > 0 {
+		o.next = max(o.next, p-8)
+	}
+}
+
+// lastMatchEnd is where the last match on the path to end ends (0: none).
+func (o *optimal) lastMatchEnd(end int) int {
+	for end > 0 && o.nodes[end].mlen == 0 {
+		end--
+	}
+	return end
+}
+
+// commit appends the sequences of the path to nodes[to] (the stretch
+// starts at p, its pending literals at anchor), then final if it has a
+// length, updating the repeat offsets and the statistics.
+func (o *optimal) commit(seqs []seq, anchor, p int, nodes []optNode, to int, final cand) []seq {
+	path := o.path[:0]
+	for at := to; at > 0; {
+		n := nodes[at]
+		if n.mlen == 0 {
+			at--
+			continue
+		}
+		path = append(path, at)
+		at -= int(n.mlen)
+	}
+	o.path = path
+	emit := func(start int, n int, off uint32) {
+		lits := o.src[anchor:start]
+		var ov uint32
+		ov, o.rep = offsetValue(off, uint32(len(lits)), o.rep)
+		o.stats.add(lits, ov, n)
+		seqs = append(seqs, seq{litLen: uint32(len(lits)), matchLen: uint32(n), off: off})
+		anchor = start + n
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		n := nodes[path[i]]
+		emit(p+path[i]-int(n.mlen), int(n.mlen), n.off)
+	}
+	if final.length > 0 {
+		emit(p+to, final.length, final.off)
+	}
+	o.stats.setWeights()
+	return seqs
+}

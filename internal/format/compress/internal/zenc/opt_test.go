@@ -1,0 +1,144 @@
+package zenc
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+)
+
+// TestOptimalBeatsLazy: the optimal parser, given the same match finder's
+// reach, writes no more than the lazy one on inputs with repeats, and
+// decodes to its input.
+func TestOptimalBeatsLazy(t *testing.T) {
+	in := inputs()
+	lazy := params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
+	opt := levelParams(19, 1<<30)
+	opt.split = false // the parse alone
+	for _, name := range []string{"mixed", "short repeats", "text", "bundle.bin"} {
+		src, ok := in[name]
+		if !ok {
+			continue
+		}
+		a, b := encode(nil, src, lazy, 1), encode(nil, src, opt, 1)
+		if !bytes.Equal(decode(t, b), src) {
+			t.Fatalf("%s: round trip differs", name)
+		}
+		if len(b) > len(a)+16 { // some slack for tiny outputs
+			t.Errorf("%s: optimal parse %d bytes, lazy %d", name, len(b), len(a))
+		}
+	}
+}
+
+// TestReadAhead: treeInsert's read-ahead of the next position's head gives
+// the matches a plain read gives (a stale head would lose matches, not
+// bytes, so only the output's size and bytes can tell).
+func TestReadAhead(t *testing.T) {
+	src := inputs()["mixed"]
+	p := levelParams(19, 1<<30)
+	want := encode(nil, src, p, 1)
+	defer func() { noReadAhead = false }()
+	noReadAhead = true
+	if got := encode(nil, src, p, 1); !bytes.Equal(got, want) {
+		t.Errorf("without read-ahead %d bytes, with %d", len(got), len(want))
+	}
+}
+
+// TestTreeFindsAll: the candidates the tree lists at a position are
+// real matches, each longer than the one before, and the longest equals
+// the longest match a full scan of the window finds (the tree is deep
+// enough here to hold every position).
+func TestTreeFindsAll(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	src := make([]byte, 1<<16)
+	for i := range src {
+		src[i] = "abcd"[r.Intn(4)]
+	}
+	p := params{minMatch: 4, hashLog: 16, chainLog: 18, depth: 1 << 20, targetLen: 256, opt: true}
+	// Search (and insert) fresh positions, checking what they list.
+	m := newMatcher(src, p, 0, len(src))
+	for q := 0; q < len(src)-8; q++ {
+		cands, _ := m.treeInsert(q, len(src), p.minMatch-1, []cand{})
+		m.next = q + 1
+		prev := 0
+		for _, c := range cands {
+			if c.length <= prev || int(c.off) > q || matchLen(src, q-int(c.off), q, len(src)) < c.length {
+				t.Fatalf("position %d: bad candidate %+v after length %d", q, c, prev)
+			}
+			prev = c.length
+		}
+		if q%97 != 0 {
+			continue
+		}
+		longest := 0
+		for c := 0; c < q; c++ {
+			longest = max(longest, matchLen(src, c, q, len(src)))
+		}
+		if longest >= p.minMatch && longest <= optNum && prev != longest {
+			t.Fatalf("position %d: longest candidate %d, longest match %d", q, prev, longest)
+		}
+	}
+}
+
+// TestSplitCutsWhereStatisticsChange: a block whose halves use different
+// bytes and offsets is cut in two, smaller than coded whole; a block of
+// one kind is not made larger by cutting.
+func TestSplitCutsWhereStatisticsChange(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	half := func(alphabet string, period int) []byte {
+		b := make([]byte, blockMax/2)
+		for i := range b {
+			if i >= period && r.Intn(8) != 0 {
+				b[i] = b[i-period]
+			} else {
+				b[i] = alphabet[r.Intn(len(alphabet))]
+			}
+		}
+		return b
+	}
+	mixed := append(half("abcdefgh", 24), half("01234567ABCDEFGH", 1000)...)
+	same := append(half("abcdefgh", 24), half("abcdefgh", 24)...)
+	p := levelParams(19, 1<<30)
+	for _, c := range []struct {
+		name string
+		src  []byte
+		cut  bool
+	}{{"mixed", mixed, true}, {"same", same, false}} {
+		p.split = true
+		split := encode(nil, c.src, p, 1)
+		p.split = false
+		whole := encode(nil, c.src, p, 1)
+		if !bytes.Equal(decode(t, split), c.src) {
+			t.Fatalf("%s: round trip differs", c.name)
+		}
+		n := countBlocks(t, split)
+		if c.cut && (n < 2 || len(split) >= len(whole)) {
+			t.Errorf("%s: %d blocks, %d bytes; whole %d bytes", c.name, n, len(split), len(whole))
+		}
+		if !c.cut && len(split) > len(whole) {
+			t.Errorf("%s: cut into %d blocks, %d bytes; whole %d bytes", c.name, n, len(split), len(whole))
+		}
+		t.Logf("%s: %d blocks, %d bytes; whole %d bytes", c.name, n, len(split), len(whole))
+	}
+}
+
+// countBlocks counts the blocks of a frame written by appendFrameHeader.
+func countBlocks(t *testing.T, frame []byte) int {
+	t.Helper()
+	v := &counter{}
+	if err := readFrame(&bytesSource{b: frame}, v); err != nil {
+		t.Fatal(err)
+	}
+	return v.blocks
+}
+
+type counter struct {
+	pos    int64
+	blocks int
+}
+
+func (c *counter) literals(b []byte) error    { c.pos += int64(len(b)); return nil }
+func (c *counter) match(off, n int) error     { c.pos += int64(n); return nil }
+func (c *counter) repeat(b byte, n int) error { c.pos += int64(n); return nil }
+func (c *counter) endBlock() error            { c.blocks++; return nil }
+func (c *counter) size() int64                { return c.pos }
+func (c *counter) expect(int64)               {}
