@@ -194,12 +194,12 @@ func offsetCode(off, litLen uint32, rep [3]uint32) uint32 {
 	return off + 3
 }
 
-// treeInsert adds p to the binary tree and, when out is not nil, appends
-// the matches it passes that are longer than best (cut at limit-p) with
-// their lengths increasing. It returns out and how many positions after p
-// need not be inserted: inside a run that repeats itself, the tree holds
-// them already.
-func (m *matcher) treeInsert(p, limit, best int, out []cand) ([]cand, int) {
+// treeInsert adds p to the binary tree and, when collect is set, appends
+// to out the matches it passes that are longer than best (cut at limit-p)
+// with their lengths increasing. It returns out and how many positions
+// after p need not be inserted: inside a run that repeats itself, the tree
+// holds them already.
+func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]cand, int) {
 	src := m.src
 	var h uint32
 	var head int32
@@ -240,7 +240,7 @@ func (m *matcher) treeInsert(p, limit, best int, out []cand) ([]cand, int) {
 		if n > longest {
 			longest = n
 			matchEnd = max(matchEnd, idx+n)
-			if cut := min(n, limit-p); out != nil && cut > best && n >= m.p.minMatch {
+			if cut := min(n, limit-p); collect && cut > best && n >= m.p.minMatch {
 				best = cut
 				out = append(out, cand{uint32(p - idx), cut})
 			}
@@ -291,7 +291,7 @@ var noReadAhead = false
 // treeUpdate inserts the positions before p not inserted yet.
 func (m *matcher) treeUpdate(p int) {
 	for q := m.next; q < p; {
-		_, skip := m.treeInsert(q, len(m.src), 0, nil)
+		_, skip := m.treeInsert(q, len(m.src), 0, nil, false)
 		q += max(skip, 1)
 	}
 	m.next = max(m.next, p)
@@ -302,7 +302,7 @@ func (m *matcher) treeUpdate(p int) {
 // rest of the repeat is left out, as the parser leaves out long matches.
 func (m *matcher) treeWarm(p int) {
 	for q := m.next; q < p; {
-		_, skip := m.treeInsert(q, len(m.src), 0, nil)
+		_, skip := m.treeInsert(q, len(m.src), 0, nil, false)
 		if m.p.skipIn > 0 && m.longest > m.p.skipIn {
 			skip = max(skip, m.longest-8)
 		}
@@ -321,7 +321,7 @@ type optimal struct {
 }
 
 func newOptimal(m *matcher) *optimal {
-	return &optimal{matcher: m, nodes: make([]optNode, optNum+1), cands: make([]cand, 0, 64)}
+	return &optimal{matcher: m, nodes: make([]optNode, optNum+1)}
 }
 
 // candidates lists the matches at q that end by limit, after litlen
@@ -356,7 +356,7 @@ func (o *optimal) candidates(q, limit int, rep [3]uint32, litlen uint32) []cand 
 		out = append(out, cand{l.off, l.length})
 	}
 	o.treeUpdate(q)
-	out, _ = o.treeInsert(q, limit, best, out)
+	out, _ = o.treeInsert(q, limit, best, out, true)
 	o.next = q + 1
 	o.cands = out
 	return out

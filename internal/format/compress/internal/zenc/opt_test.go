@@ -57,7 +57,7 @@ func TestTreeFindsAll(t *testing.T) {
 	// Search (and insert) fresh positions, checking what they list.
 	m := newMatcher(src, p, 0, len(src))
 	for q := 0; q < len(src)-8; q++ {
-		cands, _ := m.treeInsert(q, len(src), p.minMatch-1, []cand{})
+		cands, _ := m.treeInsert(q, len(src), p.minMatch-1, nil, true)
 		m.next = q + 1
 		prev := 0
 		for _, c := range cands {
@@ -142,3 +142,19 @@ func (c *counter) repeat(b byte, n int) error { c.pos += int64(n); return nil }
 func (c *counter) endBlock() error            { c.blocks++; return nil }
 func (c *counter) size() int64                { return c.pos }
 func (c *counter) expect(int64)               {}
+
+// TestCandidatesFromTheStart: a fresh parser lists the tree's matches
+// before any repeat offset or long-distance match has given it one (its
+// first list once came back empty, and the parse found no match in a
+// periodic input).
+func TestCandidatesFromTheStart(t *testing.T) {
+	src := bytes.Repeat([]byte("0123456789"), 100)
+	o := newOptimal(newMatcher(src, levelParams(19, 1<<30), 0, len(src)))
+	var got []cand
+	for q := 0; q <= 10; q++ {
+		got = o.candidates(q, len(src), [3]uint32{1, 4, 8}, uint32(q))
+	}
+	if len(got) == 0 || got[len(got)-1].off != 10 || got[len(got)-1].length != len(src)-10 {
+		t.Errorf("candidates at 10: %v, want a match 10 back to the end", got)
+	}
+}
