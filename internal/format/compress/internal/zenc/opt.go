@@ -1,6 +1,9 @@
 package zenc
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Optimal parsing (levels 16-22): every position of a stretch is priced as
 // a literal and as the end of every match found, by dynamic programming
@@ -222,21 +225,31 @@ func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]ca
 		m.pfPos, m.pfPrev, m.pfHash = p+1, h, m.hash(p+1)
 		m.pfHead = m.head[m.pfHash]
 	}
-	slot := 2 * (p & m.mask)
+	tree, base, mask := m.tree, m.base, m.mask
+	slot := 2 * (p & mask)
 	smaller, larger := slot, slot+1
 	cmpSmaller, cmpLarger := 0, 0
 	// Nodes from low on are the tree's; an older node still linked from
 	// one of them is compared (it may be far back and in the window) and
 	// linked, but its own links, which a newer position may have
 	// overwritten, are not followed.
-	low := max(m.base, p-m.mask+1)
-	windowLow := max(m.base, p-1<<WindowLog)
+	low := max(base, p-mask+1)
+	windowLow := max(base, p-1<<WindowLog)
 	end := len(src)
 	matchEnd := p + 9
 	longest := 0
 	for d := m.p.depth; d > 0 && idx >= windowLow; d-- {
 		n := min(cmpSmaller, cmpLarger)
-		n += matchLen(src, idx+n, p+n, end)
+		if p+n+8 <= end {
+			// Most candidates differ within 8 bytes of the common prefix.
+			if x := binary.LittleEndian.Uint64(src[idx+n:]) ^ binary.LittleEndian.Uint64(src[p+n:]); x != 0 {
+				n += bits.TrailingZeros64(x) >> 3
+			} else {
+				n += 8 + matchLen(src, idx+n+8, p+n+8, end)
+			}
+		} else {
+			n += matchLen(src, idx+n, p+n, end)
+		}
 		if n > longest {
 			longest = n
 			matchEnd = max(matchEnd, idx+n)
@@ -250,32 +263,32 @@ func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]ca
 				break
 			}
 		}
-		next := 2 * (idx & m.mask)
+		next := 2 * (idx & mask)
 		if src[idx+n] < src[p+n] {
-			m.tree[smaller] = int32(idx - m.base + 1)
+			tree[smaller] = int32(idx - base + 1)
 			cmpSmaller = n
 			if idx < low {
 				smaller = -1
 				break
 			}
 			smaller = next + 1
-			idx = int(m.tree[next+1]) - 1 + m.base
+			idx = int(tree[next+1]) - 1 + base
 		} else {
-			m.tree[larger] = int32(idx - m.base + 1)
+			tree[larger] = int32(idx - base + 1)
 			cmpLarger = n
 			if idx < low {
 				larger = -1
 				break
 			}
 			larger = next
-			idx = int(m.tree[next]) - 1 + m.base
+			idx = int(tree[next]) - 1 + base
 		}
 	}
 	if smaller >= 0 {
-		m.tree[smaller] = 0
+		tree[smaller] = 0
 	}
 	if larger >= 0 {
-		m.tree[larger] = 0
+		tree[larger] = 0
 	}
 	m.longest = longest
 	skip := matchEnd - (p + 8)

@@ -52,9 +52,9 @@ func levelParams(level, n int) params {
 	case 16:
 		o.minMatch, o.hashLog, o.chainLog, o.depth, o.targetLen = 4, 21, 22, 8, 48
 	case 17:
-		o.chainLog, o.depth, o.targetLen = 23, 16, 64
+		o.chainLog, o.depth, o.targetLen = 23, 8, 64
 	case 18:
-		o.depth, o.targetLen = 24, 128
+		o.depth, o.targetLen = 20, 128
 	case 19:
 		o.depth, o.targetLen = 32, 256
 	case 20:
