@@ -173,30 +173,6 @@ func (s *optStats) add(lits []byte, ov uint32, n int) {
 	s.mlSum++
 }
 
-// offsetCode is offsetValue's Offset_Value alone.
-func offsetCode(off, litLen uint32, rep [3]uint32) uint32 {
-	if litLen != 0 {
-		switch off {
-		case rep[0]:
-			return 1
-		case rep[1]:
-			return 2
-		case rep[2]:
-			return 3
-		}
-	} else {
-		switch off {
-		case rep[1]:
-			return 1
-		case rep[2]:
-			return 2
-		case rep[0] - 1:
-			return 3
-		}
-	}
-	return off + 3
-}
-
 // treeInsert adds p to the binary tree and, when collect is set, appends
 // to out the matches it passes that are longer than best (cut at limit-p)
 // with their lengths increasing. It returns out and how many positions
@@ -406,7 +382,8 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 		base := nodes[0].price + st.llPrice(0)
 		prev := 2
 		for _, c := range cands {
-			ob := base + st.ofPrice(offsetCode(c.off, litlen, o.rep))
+			ov, _ := offsetValue(c.off, litlen, o.rep)
+			ob := base + st.ofPrice(ov)
 			for n := prev + 1; n <= c.length; n++ {
 				nodes[n] = optNode{price: ob + st.mlPrice(n), mlen: uint32(n), off: c.off}
 			}
@@ -447,7 +424,8 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 			base := at.price + st.llPrice(0)
 			prev := 2
 			for _, c := range cs {
-				ob := base + st.ofPrice(offsetCode(c.off, at.litlen, at.rep))
+				ov, _ := offsetValue(c.off, at.litlen, at.rep)
+				ob := base + st.ofPrice(ov)
 				for n := prev + 1; n <= c.length; n++ {
 					if pr := ob + st.mlPrice(n); pr < nodes[cur+n].price {
 						nodes[cur+n] = optNode{price: pr, mlen: uint32(n), off: c.off}
