@@ -60,12 +60,17 @@
 // The FormatError types of ar, bitcode, compress and offloadbin keep that
 // text in a field LLVM; offloadbin.BitcodeError gives LLVM's "Failed to
 // create module"; errors whose text is LLVM's word for word return their
-// text (objfmt.LLVMError, offloadbin.ObjectError, ar.MemberError,
-// hda.Error and the bundler's Error in internal/tool/bundler). Callers never
+// text (objfmt.LLVMError, offloadbin.ObjectError, ar.MemberError, and
+// Message, which hda and the bundler build when they word a failure). Callers never
 // look for the text package by package: LLVMMessage, below, finds it
 // anywhere in an error's tree, and gives the error's own text where LLVM
 // has none.
 package fmterr
+
+import (
+	"errors"
+	"fmt"
+)
 
 // An LLVMMessager is an error that knows the text LLVM 22 prints for the
 // same failure; LLVMMessage returns "" when LLVM has none.
@@ -111,4 +116,27 @@ func find(err error) string {
 		}
 	}
 	return ""
+}
+
+// A Message is an error whose text is LLVM 22's for the failure, word for
+// word, with its cause (Err), if any: the error the drop-in tools build
+// when they word a failure themselves.
+type Message struct {
+	Msg string
+	Err error
+}
+
+func (e *Message) Error() string { return e.Msg }
+
+// Unwrap returns the cause.
+func (e *Message) Unwrap() error { return e.Err }
+
+// LLVMMessage returns the error's text, which is LLVM's.
+func (e *Message) LLVMMessage() string { return e.Msg }
+
+// Messagef formats Msg as fmt.Errorf does; the error a %w verb names
+// becomes Err.
+func Messagef(format string, a ...any) error {
+	err := fmt.Errorf(format, a...)
+	return &Message{Msg: err.Error(), Err: errors.Unwrap(err)}
 }

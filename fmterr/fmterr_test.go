@@ -84,3 +84,16 @@ func Example() {
 	// lib.a: offset 0x38: archive header: size: size field "12x" is not a decimal number
 	// true false
 }
+
+// TestMessagef: a Message keeps the %w error as its cause, and its text is
+// what LLVMMessage finds even when wrapped.
+func TestMessagef(t *testing.T) {
+	cause := fmterr.ErrTruncated
+	err := fmterr.Messagef("'%s': %w", "in.o", cause)
+	if err.Error() != "'in.o': "+cause.Error() || !errors.Is(err, fmterr.ErrTruncated) {
+		t.Errorf("Messagef: %q, Is(ErrTruncated) %v", err, errors.Is(err, fmterr.ErrTruncated))
+	}
+	if got := fmterr.LLVMMessage(fmt.Errorf("wrapped: %w", err)); got != err.Error() {
+		t.Errorf("LLVMMessage through a wrapper: %q", got)
+	}
+}

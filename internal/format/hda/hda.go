@@ -79,27 +79,6 @@ type Options struct {
 	memo map[string][]int // stored ID -> compatible target indexes
 }
 
-// Error is a failure with LLVM's message text (Msg), and its cause, if any
-// (Err: an *ar.FormatError, an *objfmt.LLVMError, an I/O error, ...).
-type Error struct {
-	Msg string
-	Err error
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// LLVMMessage returns the error's text, which is LLVM's.
-func (e *Error) LLVMMessage() string { return e.Msg }
-
-// errorf formats Msg as fmt.Errorf does; the error a %w verb names becomes
-// Err.
-func errorf(format string, a ...any) error {
-	err := fmt.Errorf(format, a...)
-	return &Error{Msg: err.Error(), Err: errors.Unwrap(err)}
-}
-
 // An Output is one output archive: the code objects a target gets, in
 // LLVM's order, each named as LLVM names it.
 type Output struct {
@@ -135,7 +114,7 @@ func Unbundle(o Options) (*Result, error) {
 	if n, _ := o.Archive.ReadAt(head[:], 0); magic.Identify(head[:n]) != magic.Archive {
 		// LLVM says this of every input that is not an archive (GNU, BSD,
 		// thin or AIX big).
-		return nil, &Error{Msg: "file too small to be an archive", Err: ar.ErrNotArchive}
+		return nil, &fmterr.Message{Msg: "file too small to be an archive", Err: ar.ErrNotArchive}
 	}
 	rd, err := ar.NewReader(o.Archive, o.ArchiveSize, o.ArchiveName)
 	if err != nil {
@@ -168,7 +147,7 @@ func (o Options) read(rd *ar.Reader) (*Result, error) {
 	}
 	for _, out := range outs {
 		if len(out.Members) == 0 && !o.AllowMissing {
-			return nil, errorf("no compatible code object found for the target '%s' in heterogeneous archive library: %s", out.Target, o.ArchiveName)
+			return nil, fmterr.Messagef("no compatible code object found for the target '%s' in heterogeneous archive library: %s", out.Target, o.ArchiveName)
 		}
 	}
 	return &Result{Outputs: outs, rd: rd}, nil
@@ -203,14 +182,14 @@ func (o Options) extractAll(rd *ar.Reader) ([]Output, error) {
 // "!<arch>\n".
 func (out Output) WriteArchive(w io.Writer, opts ...ar.WriteOption) error {
 	if err := ar.WriteGNU(w, out.Members, opts...); err != nil {
-		return errorf("%w", err)
+		return fmterr.Messagef("%w", err)
 	}
 	return nil
 }
 
 // archiveError gives LLVM's text for a malformed archive when there is one.
 func archiveError(err error) error {
-	return &Error{Msg: fmterr.LLVMMessage(err), Err: err}
+	return &fmterr.Message{Msg: fmterr.LLVMMessage(err), Err: err}
 }
 
 // openError gives LLVM's text for a member that cannot be opened: a thin
@@ -219,9 +198,9 @@ func archiveError(err error) error {
 func openError(err error) error {
 	var te *ar.ThinMemberError
 	if errors.As(err, &te) {
-		return &Error{Msg: fmt.Sprintf("'%s': %s", te.Name, oserr.Strerror(te.Err)), Err: err}
+		return &fmterr.Message{Msg: fmt.Sprintf("'%s': %s", te.Name, oserr.Strerror(te.Err)), Err: err}
 	}
-	return errorf("%w", err)
+	return fmterr.Messagef("%w", err)
 }
 
 // memberData opens a member's content, decompressing a CCOB.
@@ -236,7 +215,7 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	}
 	var head [4]byte
 	if _, err := sr.ReadAt(head[:], 0); err != nil {
-		return nil, 0, errorf("%s: %w", m.Name, err)
+		return nil, 0, fmterr.Messagef("%s: %w", m.Name, err)
 	}
 	if magic.Identify(head[:]) != magic.CompressedBundle {
 		if o.Uncompressed != nil {
@@ -251,10 +230,10 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	out, n, err := decompress(sr, size)
 	var tl *spool.TooLargeError
 	if errors.As(err, &tl) {
-		return nil, 0, errorf("'%s(%s)': %w", o.ArchiveName, m.Name, err)
+		return nil, 0, fmterr.Messagef("'%s(%s)': %w", o.ArchiveName, m.Name, err)
 	}
 	if err != nil {
-		return nil, 0, errorf("Failed to decompress code object: %w", err)
+		return nil, 0, fmterr.Messagef("Failed to decompress code object: %w", err)
 	}
 	return out, n, nil
 }
@@ -265,9 +244,9 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 func (o Options) memberError(m *ar.Member, err error) error {
 	var le *objfmt.LLVMError
 	if errors.As(err, &le) {
-		return &Error{Msg: le.Msg, Err: err}
+		return &fmterr.Message{Msg: le.Msg, Err: err}
 	}
-	return errorf("%s(%s): %w", o.ArchiveName, m.Name, err)
+	return fmterr.Messagef("%s(%s): %w", o.ArchiveName, m.Name, err)
 }
 
 // entriesOf reads a member as LLVM dispatches it, as -type=o (package
@@ -298,7 +277,7 @@ func (o Options) extractMember(m *ar.Member, outs []Output) error {
 		// standard form (see targetid.ParseStored).
 		id, ok := e.ParseID()
 		if !ok {
-			return errorf("Invalid bundle id read from code object")
+			return fmterr.Messagef("Invalid bundle id read from code object")
 		}
 		hits := o.compatible(e.ID)
 		if len(hits) == 0 {
@@ -336,7 +315,7 @@ func (o Options) codeObject(m *ar.Member, r io.ReaderAt, size int64, e *bundle.E
 		if o.ObjcopyFailed != nil {
 			return ar.NewMember{}, o.ObjcopyFailed(err)
 		}
-		return ar.NewMember{}, errorf("%s(%s): %w", o.ArchiveName, m.Name, err)
+		return ar.NewMember{}, fmterr.Messagef("%s(%s): %w", o.ArchiveName, m.Name, err)
 	}
 	return ar.NewMember{Data: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())}, nil
 }
@@ -421,7 +400,7 @@ func checkMembers(o Options, members []*ar.Member) error {
 		}
 		sort.Strings(ids)
 		if a, b, ok := targetid.ConflictingPair(ids); ok {
-			return errorf("conflicting TargetIDs [%s, %s] found in %s of %s", a, b, m.Name, o.ArchiveName)
+			return fmterr.Messagef("conflicting TargetIDs [%s, %s] found in %s of %s", a, b, m.Name, o.ArchiveName)
 		}
 	}
 	return nil

@@ -5,8 +5,11 @@ package oserr
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"syscall"
+
+	"github.com/goffload/goffload/fmterr"
 )
 
 // Strerror returns strerror's text for the errno behind err, or, when there
@@ -23,6 +26,12 @@ func Strerror(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// PathMessage words an I/O failure on a named file as LLVM does:
+// '<path>': <strerror>.
+func PathMessage(path string, err error) error {
+	return &fmterr.Message{Msg: fmt.Sprintf("'%s': %s", path, Strerror(err)), Err: err}
 }
 
 // capitalize upper-cases the first letter: Go's errno texts are glibc's in

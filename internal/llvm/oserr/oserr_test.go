@@ -19,3 +19,11 @@ func TestStrerror(t *testing.T) {
 		t.Errorf("plain: %q", got)
 	}
 }
+
+func TestPathMessage(t *testing.T) {
+	_, err := os.Open("/nonexistent/x")
+	m := PathMessage("x.o", err)
+	if m.Error() != "'x.o': No such file or directory" || !errors.Is(m, os.ErrNotExist) {
+		t.Errorf("PathMessage: %q, Is(ErrNotExist) %v", m, errors.Is(m, os.ErrNotExist))
+	}
+}

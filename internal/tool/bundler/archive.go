@@ -39,7 +39,7 @@ func (j *job) unbundleArchive() error {
 	// standardise alike, the first output is never written and the last
 	// gets every code object twice, with no word said. We refuse.
 	if a, b, ok := j.sameStandard(); ok {
-		return errorf("Duplicate targets are not allowed: '%s' and '%s' both standardise to '%s'", a.raw, b.raw, a.std)
+		return fmterr.Messagef("Duplicate targets are not allowed: '%s' and '%s' both standardise to '%s'", a.raw, b.raw, a.std)
 	}
 	in, err := j.openRaw(j.inputs[0])
 	if err != nil {
@@ -71,19 +71,10 @@ func (j *job) unbundleArchive() error {
 	}
 	res, err := hda.Unbundle(o)
 	if err != nil {
-		return hdaError(err)
+		return err // hda's errors are in LLVM's words
 	}
 	defer res.Close()
 	return j.writeArchives(res.Outputs)
-}
-
-// hdaError passes on hda's error, whose text is LLVM's.
-func hdaError(err error) error {
-	var he *hda.Error
-	if errors.As(err, &he) {
-		return &Error{Msg: he.Msg, Err: he.Err}
-	}
-	return err
 }
 
 // writeArchives writes each target's archive to its output, atomically:
@@ -111,16 +102,16 @@ func (j *job) writeArchives(outs []hda.Output) error {
 	for i, out := range outs {
 		f, err := atomicfile.CreateFile(j.outputs[i])
 		if err != nil {
-			return &Error{Msg: oserr.Strerror(err), Err: err}
+			return &fmterr.Message{Msg: oserr.Strerror(err), Err: err}
 		}
 		files = append(files, f)
 		if err := out.WriteArchive(f, opts...); err != nil {
-			return hdaError(err)
+			return err // hda's errors are in LLVM's words
 		}
 	}
 	for _, f := range files {
 		if err := f.Commit(); err != nil {
-			return &Error{Msg: oserr.Strerror(err), Err: err}
+			return &fmterr.Message{Msg: oserr.Strerror(err), Err: err}
 		}
 	}
 	return nil

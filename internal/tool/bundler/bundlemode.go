@@ -2,6 +2,8 @@ package bundler
 
 import (
 	"bytes"
+	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/internal/llvm/oserr"
 	"io"
 
 	"github.com/goffload/goffload/internal/atomicfile"
@@ -63,7 +65,7 @@ func (j *job) bundle() error {
 		o.Type = j.Type
 	} else if j.Align == 0 {
 		// LLVM 22 dies of a division by zero here.
-		return errorf("invalid -bundle-align=0: the alignment must be at least 1")
+		return fmterr.Messagef("invalid -bundle-align=0: the alignment must be at least 1")
 	}
 	src := make([]bundle.Source, len(ins))
 	for i, in := range ins {
@@ -96,7 +98,7 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return pathError(path, err)
+		return oserr.PathMessage(path, err)
 	}
 	defer f.Abort()
 	tw := llvmtool.NewTrackWriter(f)
@@ -104,7 +106,7 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 		if tw.Err() != nil {
 			return llvmtool.IOFailure(tw.Err())
 		}
-		return pathError(path, err)
+		return oserr.PathMessage(path, err)
 	}
 	if err := f.Commit(); err != nil {
 		return llvmtool.IOFailure(err)
@@ -118,7 +120,7 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 func (j *job) writeCompressed(path string, data []byte) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return pathError(path, err)
+		return oserr.PathMessage(path, err)
 	}
 	defer f.Abort()
 	var buf bytes.Buffer

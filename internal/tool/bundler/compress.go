@@ -3,6 +3,7 @@ package bundler
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/internal/llvm/oserr"
 	"io"
 	"math"
 	"runtime/debug"
@@ -56,7 +57,7 @@ func (j *job) inflate(in *input, headOnly bool) (*bundle.Inflated, error) {
 func newScratch(path string) (bundle.Scratch, error) {
 	f, err := spool.New()
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, oserr.PathMessage(path, err)
 	}
 	return f.File, nil
 }
@@ -67,9 +68,9 @@ func newScratch(path string) (bundle.Scratch, error) {
 func inflateError(path string, err error) error {
 	var ie *bundle.InflateError
 	if errors.As(err, &ie) {
-		return errorf("Failed to decompress input: %s", inflateReason(path, ie.Err))
+		return fmterr.Messagef("Failed to decompress input: %s", inflateReason(path, ie.Err))
 	}
-	return errorf("'%s': %w", path, tooLarge(err))
+	return fmterr.Messagef("'%s': %w", path, tooLarge(err))
 }
 
 // inflateReason is LLVM's text for why a CCOB does not decompress, or ours
@@ -119,7 +120,7 @@ func (j *job) compress(w io.Writer, data []byte) error {
 	defer collectLess(len(data))()
 	h, err := compress.Compress(cw, data, opt)
 	if err != nil {
-		return errorf("%s", fmterr.LLVMMessage(err))
+		return fmterr.Messagef("%s", fmterr.LLVMMessage(err))
 	}
 	if j.Verbose {
 		for _, l := range formatCompressStats(h, j.Level, uint64(cw.n-int64(h.Len())), time.Since(start)) {

@@ -2,6 +2,7 @@ package bundler
 
 import (
 	"fmt"
+	"github.com/goffload/goffload/internal/llvm/oserr"
 	"io"
 	"os"
 	"syscall"
@@ -44,7 +45,7 @@ var maxStreamInput = spool.DefaultMax
 func spoolInput(path string, r io.Reader) (*input, error) {
 	f, err := spool.Read(r, maxStreamInput, "input")
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, oserr.PathMessage(path, err)
 	}
 	return &input{path: path, r: f, size: f.Size, tmp: f}, nil
 }
@@ -55,24 +56,24 @@ func (j *job) openRaw(path string) (*input, error) {
 		return spoolInput(path, j.Stdin)
 	}
 	if path == "" {
-		return nil, pathError(path, syscall.ENOENT)
+		return nil, oserr.PathMessage(path, syscall.ENOENT)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, oserr.PathMessage(path, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, pathError(path, err)
+		return nil, oserr.PathMessage(path, err)
 	}
 	if fi.IsDir() {
 		f.Close()
-		return nil, pathError(path, syscall.EISDIR)
+		return nil, oserr.PathMessage(path, syscall.EISDIR)
 	}
 	if err := spool.CheckDevice(fi); err != nil {
 		f.Close()
-		return nil, pathError(path, err)
+		return nil, oserr.PathMessage(path, err)
 	}
 	if !fi.Mode().IsRegular() {
 		// Pipes: read them whole, as LLVM does, but into a temporary
@@ -96,7 +97,7 @@ func (j *job) openInput(path string) (*input, error) {
 	var head [4]byte
 	if _, err := in.r.ReadAt(head[:], 0); err != nil {
 		in.close()
-		return nil, pathError(path, err)
+		return nil, oserr.PathMessage(path, err)
 	}
 	in.compressed = magic.Identify(head[:]) == magic.CompressedBundle
 	if !in.compressed && j.Verbose {

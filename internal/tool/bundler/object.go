@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 	"io"
 	"os"
 
@@ -86,7 +87,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 	}
 	if j.hostIndex < 0 {
 		// LLVM 22 crashes here (no host index for a HIP-only list).
-		return true, errorf("expecting exactly one host target but got 0")
+		return true, fmterr.Messagef("expecting exactly one host target but got 0")
 	}
 	// LLVM first opens the output and writes its (empty) in-memory
 	// container there, compressed when asked, then lets objcopy overwrite
@@ -94,7 +95,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 	// remains of it.
 	f, err := atomicfile.Create(j.outputs[0])
 	if err != nil {
-		return true, pathError(j.outputs[0], err)
+		return true, oserr.PathMessage(j.outputs[0], err)
 	}
 	defer f.Abort()
 	var empty bytes.Buffer // the container LLVM writes first
@@ -130,7 +131,7 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 			// Writing the output failed (a full disk, a file size
 			// limit): no llvm-objcopy ran, and the file to name is
 			// the output, not our temporary file.
-			return true, pathError(j.outputs[0], tw.Err())
+			return true, oserr.PathMessage(j.outputs[0], tw.Err())
 		}
 		return true, j.objcopyFailed(j.inputs[ref], err)
 	}
@@ -188,7 +189,7 @@ func closeAll(files []*spool.File) {
 // error.
 func (j *job) objcopyMessage(msg string) error {
 	fmt.Fprintf(j.Stderr, "%s: error: %s\n", objcopy.Name, msg)
-	return errorf("'llvm-objcopy' tool failed")
+	return fmterr.Messagef("'llvm-objcopy' tool failed")
 }
 
 // sectionFiles lists, per target, the section name and the file objcopy
@@ -211,15 +212,15 @@ func (j *job) sectionFiles(hostTemp string) (names, files []string) {
 func (j *job) runObjcopyBundle(ref int) error {
 	path, err := objcopy.Find(j.Argv0)
 	if err != nil {
-		return errorf("%w", err)
+		return fmterr.Messagef("%w", err)
 	}
 	tmp, err := objcopy.CreateTemp()
 	if err != nil {
 		var pe *os.PathError
 		if asPathError(err, &pe) {
-			return pathError(pe.Path, pe.Err)
+			return oserr.PathMessage(pe.Path, pe.Err)
 		}
-		return errorf("%w", err)
+		return fmterr.Messagef("%w", err)
 	}
 	defer os.Remove(tmp.Name())
 	// The host bundle's placeholder, one NUL byte. A failed write would
@@ -234,7 +235,7 @@ func (j *job) runObjcopyBundle(ref int) error {
 	names, files := j.sectionFiles(tmp.Name())
 	args := objcopy.BundleArgs(names, files, j.inputs[ref], j.outputs[0])
 	if err := objcopy.Run(path, args, j.Stdout, j.Stderr); err != nil {
-		return errorf("'llvm-objcopy' tool failed")
+		return fmterr.Messagef("'llvm-objcopy' tool failed")
 	}
 	return nil
 }
@@ -262,7 +263,7 @@ func (j *job) objcopyFailed(path string, err error) error {
 		return j.objcopyMessage(objcopy.AllocMessage(path, lay.Size))
 	}
 	llvmtool.Error(j.Stderr, j.Argv0, j.Color, fmt.Sprintf("'%s': %v", path, err))
-	return errorf("'llvm-objcopy' tool failed")
+	return fmterr.Messagef("'llvm-objcopy' tool failed")
 }
 
 // runObjcopyStrip makes the host object of a non-ELF fat object at path
@@ -270,21 +271,21 @@ func (j *job) objcopyFailed(path string, err error) error {
 func (j *job) runObjcopyStrip(w io.Writer, path string) error {
 	tool, err := objcopy.Find(j.Argv0)
 	if err != nil {
-		return errorf("%w", err)
+		return fmterr.Messagef("%w", err)
 	}
 	tmp, err := objcopy.CreateTemp()
 	if err != nil {
-		return errorf("%w", err)
+		return fmterr.Messagef("%w", err)
 	}
 	name := tmp.Name()
 	tmp.Close()
 	defer os.Remove(name)
 	if err := objcopy.Run(tool, objcopy.StripArgs(path, name), j.Stdout, j.Stderr); err != nil {
-		return errorf("'llvm-objcopy' tool failed")
+		return fmterr.Messagef("'llvm-objcopy' tool failed")
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return errorf("Failed to read back the modified object file")
+		return fmterr.Messagef("Failed to read back the modified object file")
 	}
 	defer f.Close()
 	_, err = io.Copy(w, f)

@@ -7,11 +7,7 @@
 package bundler
 
 import (
-	"errors"
-	"fmt"
 	"io"
-
-	"github.com/goffload/goffload/internal/llvm/oserr"
 )
 
 // Options is one invocation of the bundler, as the command line gives it.
@@ -50,31 +46,4 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// LookupEnv reads the environment; nil means os.LookupEnv.
 	LookupEnv func(string) (string, bool)
-}
-
-// Error is a failure LLVM reports as "<argv0>: error: <Msg>", with its
-// cause, if any (Err: a format package's error, an I/O error, ...).
-type Error struct {
-	Msg string
-	Err error
-}
-
-func (e *Error) Error() string { return e.Msg }
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// LLVMMessage returns the error's text, which is LLVM's.
-func (e *Error) LLVMMessage() string { return e.Msg }
-
-// errorf formats Msg as fmt.Errorf does; the error a %w verb names becomes
-// Err.
-func errorf(format string, a ...any) error {
-	err := fmt.Errorf(format, a...)
-	return &Error{Msg: err.Error(), Err: errors.Unwrap(err)}
-}
-
-// pathError formats an I/O failure on a named file as LLVM does:
-// '<path>': <strerror>.
-func pathError(path string, err error) error {
-	return &Error{Msg: fmt.Sprintf("'%s': %s", path, oserr.Strerror(err)), Err: err}
 }

@@ -3,6 +3,7 @@ package bundler
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
 	"io"
 	"os"
 
@@ -82,14 +83,14 @@ func Run(o Options) error {
 // in every mode; we need it only for non-ELF objects.)
 func (j *job) validate() error {
 	if j.InputsGiven && j.InputGiven {
-		return errorf("-inputs and -input cannot be used together, use only -input instead")
+		return fmterr.Messagef("-inputs and -input cannot be used together, use only -input instead")
 	}
 	j.inputs = append(append([]string(nil), j.Input...), j.Inputs...)
 	if len(j.Inputs) > 0 {
 		j.warnf("-inputs is deprecated, use -input instead")
 	}
 	if j.OutputsGiven && j.OutputGiven {
-		return errorf("-outputs and -output cannot be used together, use only -output instead")
+		return fmterr.Messagef("-outputs and -output cannot be used together, use only -output instead")
 	}
 	j.outputs = append(append([]string(nil), j.Output...), j.Outputs...)
 	if len(j.Outputs) > 0 {
@@ -98,46 +99,46 @@ func (j *job) validate() error {
 	if j.List {
 		switch {
 		case j.Unbundle:
-			return errorf("-unbundle and -list cannot be used together")
+			return fmterr.Messagef("-unbundle and -list cannot be used together")
 		case len(j.inputs) != 1:
-			return errorf("only one input file supported for -list")
+			return fmterr.Messagef("only one input file supported for -list")
 		case len(j.outputs) > 0:
-			return errorf("-outputs option is invalid for -list")
+			return fmterr.Messagef("-outputs option is invalid for -list")
 		case len(j.Targets) > 0:
-			return errorf("-targets option is invalid for -list")
+			return fmterr.Messagef("-targets option is invalid for -list")
 		}
 		return nil
 	}
 	if j.CheckArchive {
 		if !j.Unbundle {
-			return errorf("-check-input-archive cannot be used while bundling")
+			return fmterr.Messagef("-check-input-archive cannot be used while bundling")
 		}
 		if j.Type != "a" {
-			return errorf("-check-input-archive can only be used for unbundling archives (-type=a)")
+			return fmterr.Messagef("-check-input-archive can only be used for unbundling archives (-type=a)")
 		}
 	}
 	if len(j.outputs) == 0 {
-		return errorf("no output file specified!")
+		return fmterr.Messagef("no output file specified!")
 	}
 	if !j.TargetsGiven {
-		return errorf("for the --targets option: must be specified at least once!")
+		return fmterr.Messagef("for the --targets option: must be specified at least once!")
 	}
 	if j.Unbundle {
 		if len(j.inputs) != 1 {
-			return errorf("only one input file supported in unbundling mode")
+			return fmterr.Messagef("only one input file supported in unbundling mode")
 		}
 		if len(j.outputs) != len(j.Targets) {
-			return errorf("number of output files and targets should match in unbundling mode")
+			return fmterr.Messagef("number of output files and targets should match in unbundling mode")
 		}
 	} else {
 		if j.Type == "a" {
-			return errorf("Archive files are only supported for unbundling")
+			return fmterr.Messagef("Archive files are only supported for unbundling")
 		}
 		if len(j.outputs) != 1 {
-			return errorf("only one output file supported in bundling mode")
+			return fmterr.Messagef("only one output file supported in bundling mode")
 		}
 		if len(j.inputs) != len(j.Targets) {
-			return errorf("number of input files and targets should match in bundling mode")
+			return fmterr.Messagef("number of input files and targets should match in bundling mode")
 		}
 	}
 	if err := j.parseTargets(); err != nil {
@@ -160,15 +161,15 @@ func (j *job) parseTargets() error {
 	j.hipOnly = true
 	for i, raw := range j.Targets {
 		if seen[raw] {
-			return errorf("Duplicate targets are not allowed")
+			return fmterr.Messagef("Duplicate targets are not allowed")
 		}
 		seen[raw] = true
 		id, ok := targetid.Parse(raw)
 		if !ok {
-			return errorf("Targets need to follow the format '<offload kind>-<target triple>', where '<target triple>' follows the format '<kind>-<arch>-<vendor>-<os>-<env>[-<target id>[:target features]]'.")
+			return fmterr.Messagef("Targets need to follow the format '<offload kind>-<target triple>', where '<target triple>' follows the format '<kind>-<arch>-<vendor>-<os>-<env>[-<target id>[:target features]]'.")
 		}
 		if !id.ValidKind() || !id.ValidTriple() {
-			return errorf("%s", invalidTargetMessage(raw, id))
+			return fmterr.Messagef("%s", invalidTargetMessage(raw, id))
 		}
 		ids = append(ids, id)
 		if id.IsHost() {
@@ -183,10 +184,10 @@ func (j *job) parseTargets() error {
 	// Malformed feature lists take part as LLVM 22 lets them (it neither
 	// rejects them nor crashes, whatever older notes say).
 	if a, b, ok := targetid.CommandLineConflict(ids); ok {
-		return errorf("Cannot bundle inputs with conflicting targets: '%s' and '%s'", a, b)
+		return fmterr.Messagef("Cannot bundle inputs with conflicting targets: '%s' and '%s'", a, b)
 	}
 	if (j.Unbundle && hosts > 1) || (!j.Unbundle && hosts != 1 && !j.hipOnly) {
-		return errorf("expecting exactly one host target but got %d", hosts)
+		return fmterr.Messagef("expecting exactly one host target but got %d", hosts)
 	}
 	return nil
 }
@@ -234,7 +235,9 @@ func kindOf(typ string) fileKind {
 	return kindInvalid
 }
 
-func (j *job) invalidType() error { return errorf("'%s': invalid file type specified", j.Type) }
+func (j *job) invalidType() error {
+	return fmterr.Messagef("'%s': invalid file type specified", j.Type)
+}
 
 // outputSet collects unbundle outputs and commits them all at the end, so
 // that an error leaves no output behind and existing files untouched. An
@@ -257,17 +260,17 @@ func (s *outputSet) create(path string) (io.Writer, error) {
 	f, err := atomicfile.CreateNoInPlace(path)
 	if errors.Is(err, atomicfile.ErrInPlace) {
 		if s.inPlace != nil {
-			return nil, errorf("'%s': %s; '%s' already has to be written in place, and no two outputs are", path, oserr.Strerror(err), s.inPlace.path)
+			return nil, fmterr.Messagef("'%s': %s; '%s' already has to be written in place, and no two outputs are", path, oserr.Strerror(err), s.inPlace.path)
 		}
 		tmp, terr := spool.New()
 		if terr != nil {
-			return nil, pathError(path, terr)
+			return nil, oserr.PathMessage(path, terr)
 		}
 		s.inPlace = &inPlaceOutput{path: path, tmp: tmp}
 		return tmp.File, nil
 	}
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, oserr.PathMessage(path, err)
 	}
 	s.files = append(s.files, f)
 	return f, nil
@@ -279,11 +282,11 @@ func (s *outputSet) commit() error {
 		defer p.tmp.Close()
 		f, err := atomicfile.Create(p.path)
 		if err != nil {
-			return pathError(p.path, err)
+			return oserr.PathMessage(p.path, err)
 		}
 		defer f.Abort()
 		if _, err := p.tmp.Seek(0, io.SeekStart); err != nil {
-			return pathError(p.path, err)
+			return oserr.PathMessage(p.path, err)
 		}
 		if _, err := io.Copy(f, p.tmp.File); err != nil {
 			return llvmtool.IOFailure(err)

@@ -3,6 +3,8 @@ package bundler
 import (
 	"errors"
 	"fmt"
+	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/internal/llvm/oserr"
 	"io"
 	"slices"
 	"strings"
@@ -102,13 +104,13 @@ func (j *job) readError(path string, err error) error {
 	switch {
 	case errors.As(err, &tl):
 		// Text bundles are searched in memory: a hard cap, said.
-		return errorf("'%s': a text bundle of %d bytes is larger than the %d bytes goffload reads into memory", path, tl.Size, tl.Max)
+		return fmterr.Messagef("'%s': a text bundle of %d bytes is larger than the %d bytes goffload reads into memory", path, tl.Size, tl.Max)
 	case kindOf(j.Type) == kindText:
-		return pathError(path, err)
+		return oserr.PathMessage(path, err)
 	case errors.Is(err, binfmt.ErrTruncatedTable):
-		return errorf("'%s': invalid bundle header: %w", path, err)
+		return fmterr.Messagef("'%s': invalid bundle header: %w", path, err)
 	}
-	return errorf("'%s': %w", path, err)
+	return fmterr.Messagef("'%s': %w", path, err)
 }
 
 // walkError gives LLVM's words for the damage of a fat object met after
@@ -116,7 +118,7 @@ func (j *job) readError(path string, err error) error {
 func walkError(err error) error {
 	var le *objfmt.LLVMError
 	if errors.As(err, &le) {
-		return &Error{Msg: le.Msg, Err: err}
+		return &fmterr.Message{Msg: le.Msg, Err: err}
 	}
 	return err
 }
@@ -183,7 +185,7 @@ func (j *job) unbundle() error {
 	// it too, in LLVM's order, and no output survives it.
 	if !j.AllowMissing {
 		if missing, ok := j.missingTargets(s.b); ok && len(missing) > 0 {
-			return errorf("%s", missingMessage(missing))
+			return fmterr.Messagef("%s", missingMessage(missing))
 		}
 	}
 	var outs outputSet
@@ -195,7 +197,7 @@ func (j *job) unbundle() error {
 	}
 	remaining := work.Keys()
 	if len(remaining) > 0 && !j.AllowMissing {
-		return errorf("%s", missingMessage(remaining))
+		return fmterr.Messagef("%s", missingMessage(remaining))
 	}
 	for _, t := range remaining {
 		path, _ := work.Get(t)
@@ -207,7 +209,7 @@ func (j *job) unbundle() error {
 			// Nothing was extracted: the host gets the whole input.
 			r, size := s.whole()
 			if err := copyRange(f, r, 0, size); err != nil {
-				return errorf("'%s': %w", path, err)
+				return fmterr.Messagef("'%s': %w", path, err)
 			}
 		}
 	}
@@ -239,7 +241,7 @@ func (j *job) extractAll(s *source, work *llvmhash.StringMap[string], outs *outp
 		// Unlike LLVM 22, IDs with a 3-field triple (older ROCm's
 		// "host-x86_64-unknown-linux") are read, in their standard form.
 		if _, ok := e.ParseID(); !ok {
-			return errorf("invalid bundle id read from the bundle")
+			return fmterr.Messagef("invalid bundle id read from the bundle")
 		}
 		match := j.firstCompatible(e.ID, work)
 		if match == "" {
@@ -277,11 +279,11 @@ func (j *job) extractTo(outs *outputSet, path string, s *source, e *bundle.Entry
 		if tw.Err() != nil {
 			return llvmtool.IOFailure(tw.Err())
 		}
-		var le *Error
+		var le *fmterr.Message
 		if errors.As(err, &le) {
 			return err // already LLVM's words (objcopy failures)
 		}
-		return errorf("'%s': %w", path, err)
+		return fmterr.Messagef("'%s': %w", path, err)
 	}
 	return nil
 }
@@ -305,14 +307,14 @@ func (j *job) extract(w io.Writer, s *source, e *bundle.Entry) error {
 func entryError(path string, err error) error {
 	switch {
 	case errors.Is(err, objfmt.ErrTruncated):
-		return &Error{Msg: objfmt.ErrTruncated.Error(), Err: objfmt.ErrTruncated}
+		return &fmterr.Message{Msg: objfmt.ErrTruncated.Error(), Err: objfmt.ErrTruncated}
 	case errors.Is(err, binfmt.ErrTruncatedTable):
-		return errorf("'%s': invalid bundle header: %w", path, err)
+		return fmterr.Messagef("'%s': invalid bundle header: %w", path, err)
 	}
 	// A text entry without END marker: the input's fault, not the
 	// output's (LLVM 22 reads past its buffer here and fails writing the
 	// output).
-	return errorf("'%s': %w", path, err)
+	return fmterr.Messagef("'%s': %w", path, err)
 }
 
 func isHostID(std string) bool {
