@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"flag"
+	"github.com/goffload/goffload/internal/format/kpak"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -85,7 +87,7 @@ func kpakEncode(b []byte, v any) []byte {
 		return b
 	case map[string]any:
 		b = kpakLen(b, 0x80, 0xde, len(x))
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			b = kpakEncode(kpakEncode(b, k), x[k])
 		}
 		return b
@@ -163,7 +165,7 @@ func kpakArchive(t testing.TB, scheme string, codes []kpakCode, edit func(toc ma
 	entries := map[string]any{}
 	var blobs []any
 	start := int64(len(b))
-	if scheme == kpakZstd {
+	if scheme == kpak.Zstd {
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(codes)))
 	}
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
@@ -179,7 +181,7 @@ func kpakArchive(t testing.TB, scheme string, codes []kpakCode, edit func(toc ma
 		}
 		arches[c.arch] = map[string]any{"type": "hsaco", "ordinal": i, "original_size": len(c.data)}
 		lay.blob = append(lay.blob, int64(len(b)))
-		if scheme == kpakZstd {
+		if scheme == kpak.Zstd {
 			frame := c.frame
 			if frame == nil {
 				frame = enc.EncodeAll(c.data, nil)
@@ -192,7 +194,7 @@ func kpakArchive(t testing.TB, scheme string, codes []kpakCode, edit func(toc ma
 			b = append(b, c.data...)
 		}
 	}
-	if scheme == kpakZstd {
+	if scheme == kpak.Zstd {
 		toc["zstd_offset"] = start
 		toc["zstd_size"] = int64(len(b)) - start
 	} else {
@@ -257,7 +259,7 @@ func kpakFieldsOf(o *Object) kpakFields {
 }
 
 func TestKPAKList(t *testing.T) {
-	for _, scheme := range []string{kpakNone, kpakZstd} {
+	for _, scheme := range []string{kpak.None, kpak.Zstd} {
 		t.Run(scheme, func(t *testing.T) {
 			b, lay := kpakArchive(t, scheme, kpakCodes, nil)
 			l := kpakRead(b)
@@ -275,7 +277,7 @@ func TestKPAKList(t *testing.T) {
 				want := kpakFields{Index: i, File: "t.kpack", Path: []string{"KPAK test gfx11 (" + scheme + ")"},
 					Container: "kpak entry", ID: c.key, Kind: "kpack", TargetID: c.arch,
 					Offset: lay.blob[i], Size: int64(len(c.data))}
-				if scheme == kpakZstd {
+				if scheme == kpak.Zstd {
 					want.Offset = -1
 					want.Compressed = &Compression{Format: "KPAK", Version: 1, Method: "zstd", Offset: lay.blob[i] + 4,
 						Size: lay.frameSize[i], UncompressedSize: int64(len(c.data))}
@@ -283,7 +285,7 @@ func TestKPAKList(t *testing.T) {
 				if got := kpakFieldsOf(o); !reflect.DeepEqual(got, want) {
 					t.Errorf("object %d:\n got %+v %+v\nwant %+v %+v", i, got, got.Compressed, want, want.Compressed)
 				}
-				if scheme == kpakNone {
+				if scheme == kpak.None {
 					if o.Code == nil || o.Code.Format != "ELF" || o.Code.Processor != c.arch {
 						t.Errorf("%s: code %+v", o.Where(), o.Code)
 					}
@@ -347,134 +349,134 @@ func TestKPAKDamage(t *testing.T) {
 		{"header cut short", func(t *testing.T) []byte { return []byte("KPAK\x01\x00\x00\x00\x40\x00") },
 			[]string{"header"}, ErrTruncated, nil},
 		{"TOC offset past the end", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, nil)
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, nil)
 			binary.LittleEndian.PutUint64(b[8:], uint64(len(b))+100)
 			return b
 		}, []string{"TOC offset"}, ErrTruncated, nil},
 		{"TOC offset at the end", func(t *testing.T) []byte {
-			b, lay := kpakArchive(t, kpakNone, kpakCodes, nil)
+			b, lay := kpakArchive(t, kpak.None, kpakCodes, nil)
 			return b[:lay.tocOff]
 		}, []string{"TOC offset"}, ErrTruncated, nil},
 		{"TOC offset in the header", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, nil)
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, nil)
 			binary.LittleEndian.PutUint64(b[8:], 8)
 			return b
 		}, []string{"TOC offset"}, ErrMalformed, nil},
 		{"truncated", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakZstd, kpakCodes, nil)
+			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, nil)
 			return b[:len(b)-5]
 		}, []string{"TOC"}, nil, nil},
 		{"TOC not a map", func(t *testing.T) []byte {
-			b, lay := kpakArchive(t, kpakNone, kpakCodes, nil)
+			b, lay := kpakArchive(t, kpak.None, kpakCodes, nil)
 			return kpakEncode(b[:lay.tocOff], []any{1, 2})
 		}, []string{"TOC"}, ErrMalformed, nil},
 		{"bytes after the TOC", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, nil)
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, nil)
 			return append(b, 0, 0, 0)
 		}, []string{"TOC"}, ErrMalformed, all},
 		{"format version 2", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) { toc["format_version"] = 2 })
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) { toc["format_version"] = 2 })
 			return b
 		}, []string{"format_version"}, ErrMalformed, nil},
 		{"unknown scheme", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) { toc["compression_scheme"] = "lz4" })
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) { toc["compression_scheme"] = "lz4" })
 			return b
 		}, []string{"compression_scheme"}, ErrMalformed, nil},
 		{"no scheme means none", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) { delete(toc, "compression_scheme") })
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) { delete(toc, "compression_scheme") })
 			return b
 		}, nil, nil, all},
 		{"toc entry not a map", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) {
 				toc["toc"].(map[string]any)["lib/libb.so#1"].(map[string]any)["gfx1100"] = "x"
 			})
 			return b
 		}, []string{`toc["lib/libb.so#1"]["gfx1100"]`}, ErrMalformed, all[:2]},
 		{"ordinal out of range (none)", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) {
 				kpakEntryMap(toc, "lib/liba.so#0", "gfx1030")["ordinal"] = 3
 			})
 			return b
 		}, []string{`toc["lib/liba.so#0"]["gfx1030"].ordinal`}, ErrMalformed, []string{all[0], all[2]}},
 		{"ordinal negative", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) {
 				kpakEntryMap(toc, "lib/liba.so#0", "gfx1030")["ordinal"] = -1
 			})
 			return b
 		}, []string{`toc["lib/liba.so#0"]["gfx1030"].ordinal`}, ErrMalformed, []string{all[0], all[2]}},
 		{"ordinal out of range (zstd)", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakZstd, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, func(toc map[string]any) {
 				kpakEntryMap(toc, "lib/liba.so#0", "gfx1100")["ordinal"] = 1 << 40
 			})
 			return b
 		}, []string{`toc["lib/liba.so#0"]["gfx1100"].ordinal`}, ErrMalformed, all[1:]},
 		{"blob size lies", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) {
 				toc["blobs"].([]any)[1].(map[string]any)["size"] = 1 << 20
 			})
 			return b
 		}, []string{"blobs[1]"}, ErrTruncated, []string{all[0], all[2]}},
 		{"blob in the header", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) {
 				toc["blobs"].([]any)[0].(map[string]any)["offset"] = 4
 			})
 			return b
 		}, []string{"blobs[0].offset"}, ErrMalformed, all[1:]},
 		{"blobs missing", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) { delete(toc, "blobs") })
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) { delete(toc, "blobs") })
 			return b
 		}, []string{"blobs"}, ErrMalformed, nil},
 		{"original_size differs from the blob", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) {
 				kpakEntryMap(toc, "lib/libb.so#1", "gfx1100")["original_size"] = 7
 			})
 			return b
 		}, []string{`toc["lib/libb.so#1"]["gfx1100"].original_size`}, ErrMalformed, all},
 		{"frame size lies, too big", func(t *testing.T) []byte {
-			b, lay := kpakArchive(t, kpakZstd, kpakCodes, nil)
+			b, lay := kpakArchive(t, kpak.Zstd, kpakCodes, nil)
 			return put32(b, lay.blob[1], 1<<30)
 		}, []string{"zstd frame 1 size", "toc"}, ErrTruncated, all[:1]},
 		{"frame size lies, too small", func(t *testing.T) []byte {
-			b, lay := kpakArchive(t, kpakZstd, kpakCodes, nil)
+			b, lay := kpakArchive(t, kpak.Zstd, kpakCodes, nil)
 			// Frame 2's size word is then read from inside frame 1.
 			return put32(b, lay.blob[1], uint32(lay.frameSize[1]-3))
 		}, []string{"zstd frame 2 size", "toc"}, ErrTruncated, all[:2]},
 		{"frame count lies", func(t *testing.T) []byte {
-			b, lay := kpakArchive(t, kpakZstd, kpakCodes, nil)
+			b, lay := kpakArchive(t, kpak.Zstd, kpakCodes, nil)
 			return put32(b, lay.blob[0]-4, 1000)
 		}, []string{"zstd frame count"}, ErrTruncated, all},
 		{"zstd_size runs into the TOC", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakZstd, kpakCodes, func(toc map[string]any) { toc["zstd_size"] = 1 << 20 })
+			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, func(toc map[string]any) { toc["zstd_size"] = 1 << 20 })
 			return b
 		}, []string{"zstd_size"}, ErrTruncated, all},
 		{"zstd_size short", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakZstd, kpakCodes, func(toc map[string]any) { toc["zstd_size"] = toc["zstd_size"].(int64) - 10 })
+			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, func(toc map[string]any) { toc["zstd_size"] = toc["zstd_size"].(int64) - 10 })
 			return b
 		}, []string{"zstd frame 2 size", "toc"}, ErrTruncated, all[:2]},
 		{"zstd_offset past the blobs", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakZstd, kpakCodes, func(toc map[string]any) { toc["zstd_offset"] = 1 << 20 })
+			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, func(toc map[string]any) { toc["zstd_offset"] = 1 << 20 })
 			return b
 		}, []string{"zstd_offset"}, ErrTruncated, nil},
 		{"not a zstd frame", func(t *testing.T) []byte {
 			codes := slices.Clone(kpakCodes)
 			codes[1].frame = []byte("this is not zstd at all")
-			b, _ := kpakArchive(t, kpakZstd, codes, nil)
+			b, _ := kpakArchive(t, kpak.Zstd, codes, nil)
 			return b
 		}, []string{"(zstd frame 1)"}, ErrMalformed, []string{all[0], all[2]}},
 		{"original_size differs from the frame's", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakZstd, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, func(toc map[string]any) {
 				kpakEntryMap(toc, "lib/liba.so#0", "gfx1030")["original_size"] = 5
 			})
 			return b
 		}, []string{`toc["lib/liba.so#0"]["gfx1030"].original_size`}, ErrMalformed, []string{all[0], all[2]}},
 		{"original_size missing (zstd)", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakZstd, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, func(toc map[string]any) {
 				delete(kpakEntryMap(toc, "lib/liba.so#0", "gfx1030"), "original_size")
 			})
 			return b
 		}, []string{`toc["lib/liba.so#0"]["gfx1030"].original_size`}, ErrMalformed, []string{all[0], all[2]}},
 		{"original_size missing (none)", func(t *testing.T) []byte {
-			b, _ := kpakArchive(t, kpakNone, kpakCodes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.None, kpakCodes, func(toc map[string]any) {
 				delete(kpakEntryMap(toc, "lib/liba.so#0", "gfx1030"), "original_size")
 			})
 			return b
@@ -534,7 +536,7 @@ func TestKPAKOpenChecksFrameSize(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			codes := []kpakCode{{key: "x#0", arch: "gfx1100", data: data, frame: kpakNoFCS(t, data)}}
-			b, _ := kpakArchive(t, kpakZstd, codes, func(toc map[string]any) {
+			b, _ := kpakArchive(t, kpak.Zstd, codes, func(toc map[string]any) {
 				kpakEntryMap(toc, "x#0", "gfx1100")["original_size"] = c.size
 			})
 			l := kpakRead(b)
@@ -733,7 +735,7 @@ func TestKpackRefDamage(t *testing.T) {
 // are what the builders here write; -kpak.update rewrites them.
 func TestKPAKTestdata(t *testing.T) {
 	files := map[string][]byte{}
-	for _, scheme := range []string{kpakNone, kpakZstd} {
+	for _, scheme := range []string{kpak.None, kpak.Zstd} {
 		codes := []kpakCode{
 			{key: "lib/liba.so#0", arch: "gfx1100", data: kpakCodeObject(0x41, 64)},
 			{key: "lib/liba.so#0", arch: "gfx1030", data: kpakCodeObject(0x36, 32)},
@@ -746,14 +748,14 @@ func TestKPAKTestdata(t *testing.T) {
 	// The archives kpak-hipk.so's wrappers name (lib/libfoo.so, TUs 0
 	// and 1), for package tree's kpack checks: gfx1100 complete, gfx1030
 	// lacking TU 1, and an archive with no code object.
-	files["kpak-foo_gfx1100.kpack"], _ = kpakArchive(t, kpakNone, []kpakCode{
+	files["kpak-foo_gfx1100.kpack"], _ = kpakArchive(t, kpak.None, []kpakCode{
 		{key: "lib/libfoo.so#0", arch: "gfx1100", data: kpakCodeObject(0x41, 64)},
 		{key: "lib/libfoo.so#1", arch: "gfx1100", data: kpakCodeObject(0x41, 32)},
 	}, nil)
-	files["kpak-foo_gfx1030.kpack"], _ = kpakArchive(t, kpakNone, []kpakCode{
+	files["kpak-foo_gfx1030.kpack"], _ = kpakArchive(t, kpak.None, []kpakCode{
 		{key: "lib/libfoo.so#0", arch: "gfx1030", data: kpakCodeObject(0x36, 64)},
 	}, nil)
-	files["kpak-foo_empty.kpack"], _ = kpakArchive(t, kpakNone, nil, nil)
+	files["kpak-foo_empty.kpack"], _ = kpakArchive(t, kpak.None, nil, nil)
 	for name, b := range files {
 		path := filepath.Join("testdata", name)
 		if *kpakUpdate {
@@ -794,7 +796,7 @@ func TestKPAKTestdata(t *testing.T) {
 // FuzzKPAK walks mutated KPAK archives and kpack'd binaries: no panic,
 // every object inside the input, and no object reads past its size.
 func FuzzKPAK(f *testing.F) {
-	for _, scheme := range []string{kpakNone, kpakZstd} {
+	for _, scheme := range []string{kpak.None, kpak.Zstd} {
 		b, _ := kpakArchive(f, scheme, kpakCodes[:2], nil)
 		f.Add(b)
 	}

@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"fmt"
+	"github.com/goffload/goffload/internal/format/kpak"
 	"github.com/goffload/goffload/internal/parallel"
 	"github.com/goffload/goffload/internal/readerat"
 	"io"
@@ -480,7 +481,7 @@ func (w *walker) describe(r io.ReaderAt, size int64, k magic.Kind) string {
 		switch {
 		case isTextBundle(r, size):
 			return "text offload bundle"
-		case isKPAK(r, size):
+		case kpak.Is(r, size):
 			return "KPAK archive"
 		case isZip(r, size):
 			return "zip archive"
@@ -516,7 +517,7 @@ func (w *walker) walk(r io.ReaderAt, size int64, p place, k magic.Kind) {
 		w.walkBitcode(r, size, p)
 	case k == magic.Unknown && isTextBundle(r, size):
 		w.walkText(r, size, p)
-	case k == magic.Unknown && isKPAK(r, size):
+	case k == magic.Unknown && kpak.Is(r, size):
 		w.walkKPAK(r, size, p)
 	case k == magic.Unknown && isZip(r, size):
 		w.walkZip(r, size, p)

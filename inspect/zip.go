@@ -3,6 +3,7 @@ package inspect
 import (
 	"archive/zip"
 	"fmt"
+	"github.com/goffload/goffload/internal/format/kpak"
 	"io"
 	"os"
 	"strings"
@@ -82,7 +83,7 @@ func (w *walker) zipMember(f *zip.File, p place, step string) {
 	n, _ := io.ReadFull(rc, head[:])
 	k := magic.Identify(head[:n])
 	if !k.IsELF() && k != magic.Archive && k != magic.OffloadBundle && k != magic.CompressedBundle &&
-		k != magic.OffloadBinary && k != magic.COFFObject && k != magic.PEExecutable && string(head[:min(n, 4)]) != kpakMagic {
+		k != magic.OffloadBinary && k != magic.COFFObject && k != magic.PEExecutable && string(head[:min(n, 4)]) != kpak.Magic {
 		return
 	}
 	tmp, err := os.CreateTemp("", "goffload-zip-*")
