@@ -113,6 +113,18 @@ func segments(n int, p params) []int {
 	return append(b, n)
 }
 
+// maxTables bounds the match finders' tables of the segments parsed at
+// once.
+const maxTables = 1 << 30
+
+// parsers is how many of the segments cut at bounds are parsed at once by
+// up to workers goroutines: each holds its own tables, so on a machine
+// with many CPUs fewer than would need more than maxTables in all (levels
+// 20-22 take 160 MiB a segment).
+func parsers(p params, bounds []int, workers int) int {
+	return max(1, min(workers, maxTables/p.tableBytes(bounds[1]-bounds[0]+warmBytes)))
+}
+
 // A segment's parsed blocks, sent in order.
 type parsed struct {
 	start, end int
@@ -126,6 +138,7 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	}
 	c := newCoder()
 	bounds := segments(len(src), p)
+	workers = parsers(p, bounds, workers)
 	var chunks []sampleChunk
 	if p.ldm {
 		chunks = sampleChunks(src, bounds, workers)

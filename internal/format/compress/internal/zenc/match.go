@@ -50,9 +50,9 @@ type matcher struct {
 	rep            [3]uint32
 }
 
-// newMatcher prepares a matcher for src[base:base+n] (a segment and its
-// warm-up): tables larger than that would only cost time.
-func newMatcher(src []byte, p params, base, n int) *matcher {
+// fit cuts p's tables to n bytes of input (a segment and its warm-up):
+// tables larger than that would only cost time.
+func (p params) fit(n int) params {
 	fit := uint8(max(bits.Len(uint(n)), 10))
 	p.hashLog = min(p.hashLog, fit)
 	if p.chainLog > 0 {
@@ -61,6 +61,30 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 	if p.longLog > 0 {
 		p.longLog = min(p.longLog, fit)
 	}
+	return p
+}
+
+// tableBytes is the size of the tables newMatcher (and findLDM) allocate
+// for n bytes.
+func (p params) tableBytes(n int) int {
+	p = p.fit(n)
+	b := 4 << p.hashLog
+	if p.chainLog > 0 {
+		b += 4 << p.chainLog
+	}
+	if p.longLog > 0 {
+		b += 4 << p.longLog
+	}
+	if p.ldm {
+		b += 8 * ldmBucket << ldmHashLog // findLDM's table, at its largest
+	}
+	return b
+}
+
+// newMatcher prepares a matcher for src[base:base+n] (a segment and its
+// warm-up).
+func newMatcher(src []byte, p params, base, n int) *matcher {
+	p = p.fit(n)
 	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base, pfPos: -1}
 	m.head = freshTable[int32](1 << p.hashLog)
 	if p.longLog > 0 {

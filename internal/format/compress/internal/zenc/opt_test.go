@@ -158,3 +158,18 @@ func TestCandidatesFromTheStart(t *testing.T) {
 		t.Errorf("candidates at 10: %v, want a match 10 back to the end", got)
 	}
 }
+
+// TestTablesBoundWorkers: the segments parsed at once hold at most
+// maxTables of match-finder tables, whatever the number of CPUs; small
+// tables leave every CPU its segment.
+func TestTablesBoundWorkers(t *testing.T) {
+	p := levelParams(22, 1<<30)
+	bounds := segments(1<<30, p)
+	n := parsers(p, bounds, 64)
+	if per := p.tableBytes(bounds[1] - bounds[0] + warmBytes); n < 1 || n*per > maxTables {
+		t.Errorf("level 22: %d segments at once, %d bytes of tables each", n, per)
+	}
+	if n := parsers(levelParams(3, 1<<30), segments(1<<30, levelParams(3, 1<<30)), 64); n != 64 {
+		t.Errorf("level 3: %d segments at once, want 64", n)
+	}
+}
