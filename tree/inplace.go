@@ -4,22 +4,17 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/goffload/goffload/internal/parallel"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/parallel"
 	"github.com/goffload/goffload/prune"
 	"github.com/goffload/goffload/targetid"
 )
-
-// maxPending bounds the rewritten files an in-place prune holds, written
-// but not yet put in place (each an open temporary file).
-const maxPending = 512
 
 // PruneInPlace prunes the files of folder dir where they are: every file
 // with device code rewritten into a temporary file beside it, and only
@@ -80,8 +75,6 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 		err       error
 	}
 	results := make([]result, len(files))
-	var mu sync.Mutex
-	pending := 0
 	parallel.For(len(files), o.Jobs, func(i int) {
 		f := files[i]
 		r := &results[i]
@@ -92,14 +85,6 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 			return
 		}
 		r.fr, r.unmatched, r.out, r.err = rewriteBeside(f.path, rel, f.fi, o)
-		if r.out != nil {
-			mu.Lock()
-			pending++
-			if pending > maxPending {
-				r.err = fmt.Errorf("tree: more than %d files to rewrite in place; prune into a new folder with -o", maxPending)
-			}
-			mu.Unlock()
-		}
 	})
 	abort := func() {
 		for _, r := range results {
@@ -164,9 +149,6 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 				}
 			}
 		default:
-			if err := r.out.Chmod(modeBits(f.fi)); err != nil {
-				return partial(err)
-			}
 			if err := r.out.Commit(); err != nil {
 				return partial(err)
 			}
@@ -245,6 +227,15 @@ func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 	fr.tally(r)
 	if !r.Changed() {
 		return fr, r.Unmatched, nil, nil
+	}
+	if af != nil {
+		// Written: closed until every file is, however many there are.
+		if err := af.Chmod(modeBits(fi)); err != nil {
+			return fr, nil, nil, err
+		}
+		if err := af.Park(); err != nil {
+			return fr, nil, nil, err
+		}
 	}
 	keep = true
 	return fr, r.Unmatched, af, nil

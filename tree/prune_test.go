@@ -3,8 +3,10 @@ package tree
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -196,5 +198,58 @@ func TestReviewCases(t *testing.T) {
 	files, _ = Walk([]string{bad}, nil)
 	if r := Check(files, gpus("gfx906"))[0]; r.Verdict != Unreadable || r.Err == nil {
 		t.Errorf("damaged: %s %v", r.Verdict, r.Err)
+	}
+}
+
+// TestPruneInPlaceManyFiles: an install with more rewritten files than
+// the process may have open (RLIMIT_NOFILE lowered to 128) is pruned in
+// place: each rewritten file waits closed until all are written. It had
+// stopped at 512 files.
+func TestPruneInPlaceManyFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("600 files")
+	}
+	data, err := os.ReadFile("../testdata/inspect/libmulti.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	const n = 600
+	for i := range n {
+		sub := filepath.Join(dir, fmt.Sprintf("lib%d", i%7))
+		os.MkdirAll(sub, 0o755)
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("libk%d.so", i)), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runtime.GOOS == "linux" {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur > 128 {
+			low := lim
+			low.Cur = 128
+			if syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low) == nil {
+				defer syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+			}
+		}
+	}
+	rep, err := PruneInPlace(dir, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a:xnack+")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewritten := 0
+	for _, f := range rep.Files {
+		if f.Action == Rewritten {
+			rewritten++
+		}
+	}
+	files, _ := Walk([]string{dir}, nil)
+	if rewritten != n || len(files) != n {
+		t.Fatalf("%d of %d files rewritten, %d walked", rewritten, n, len(files))
+	}
+	if r := Check(files[:1], gpus("gfx906"))[0]; r.Verdict != None {
+		t.Errorf("gfx906 after keeping gfx90a: %s", r.Verdict)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "lib0")); len(ents) != (n+6)/7 {
+		t.Errorf("lib0 holds %d entries (temporary files left?)", len(ents))
 	}
 }

@@ -19,9 +19,10 @@ type File struct {
 	*os.File
 	target  string
 	done    bool
-	stdout  bool // standard output: never closed
-	direct  bool // a non-regular file written in place
-	unnamed bool // an O_TMPFILE file: named at Commit
+	stdout  bool   // standard output: never closed
+	direct  bool   // a non-regular file written in place
+	unnamed bool   // an O_TMPFILE file: named at Commit
+	parked  string // Park's temporary file, closed, or ""
 }
 
 // Create starts writing target as LLVM's tools do when they open an output
@@ -172,6 +173,34 @@ func inSystemFolder(path string) bool {
 	return strings.HasPrefix(path, "/dev/") || strings.HasPrefix(path, "/proc/")
 }
 
+// Park finishes writing: it closes the file and keeps what was written in
+// a temporary file beside the target (named, if it was not) until Commit
+// renames it or Abort removes it. A caller that puts many outputs in place
+// at once parks each when written, so that it holds no file descriptor for
+// them. It does nothing to standard output or a file written in place.
+func (f *File) Park() error {
+	if f.done || f.stdout || f.direct || f.parked != "" {
+		return nil
+	}
+	name := f.File.Name()
+	if f.unnamed {
+		n, err := linkUnnamed(f.File)
+		if err != nil {
+			f.done = true
+			f.File.Close()
+			return err
+		}
+		name, f.unnamed = n, false
+	}
+	if err := f.File.Close(); err != nil {
+		f.done = true
+		os.Remove(name)
+		return err
+	}
+	f.parked = name
+	return nil
+}
+
 // Commit flushes the file and renames it over the target.
 func (f *File) Commit() error {
 	if f.done {
@@ -179,6 +208,13 @@ func (f *File) Commit() error {
 	}
 	f.done = true
 	if f.stdout {
+		return nil
+	}
+	if f.parked != "" {
+		if err := os.Rename(f.parked, f.target); err != nil {
+			os.Remove(f.parked)
+			return err
+		}
 		return nil
 	}
 	if f.direct {
@@ -217,6 +253,10 @@ func (f *File) Abort() {
 	}
 	if f.direct {
 		f.File.Close()
+		return
+	}
+	if f.parked != "" {
+		os.Remove(f.parked)
 		return
 	}
 	name := f.File.Name()

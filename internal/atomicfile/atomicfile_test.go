@@ -273,3 +273,44 @@ func TestNoDebrisAfterKill(t *testing.T) {
 		t.Errorf("commit left %d entries", len(entries))
 	}
 }
+
+// TestPark: a parked file is closed, leaves the target alone, and is
+// renamed by Commit or removed by Abort.
+func TestPark(t *testing.T) {
+	dir := t.TempDir()
+	var fs []*File
+	for i := range 3 {
+		p := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		os.WriteFile(p, []byte("old"), 0o644)
+		f, err := CreateFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, "new%d", i)
+		if err := f.Park(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte("x")); err == nil {
+			t.Error("a parked file takes writes")
+		}
+		if b, _ := os.ReadFile(p); string(b) != "old" {
+			t.Errorf("%s changed when parked: %q", p, b)
+		}
+		fs = append(fs, f)
+	}
+	if err := fs[0].Commit(); err != nil {
+		t.Fatal(err)
+	}
+	fs[1].Abort()
+	if err := fs[2].Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"new0", "old", "new2"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("out%d", i))); string(b) != want {
+			t.Errorf("out%d: %q, want %q", i, b, want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("temp files left: %v", ents)
+	}
+}
