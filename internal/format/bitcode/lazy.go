@@ -90,12 +90,12 @@ func (f *file) checkLazy(i int) error {
 			err = c.ReadBlockInfoBlock()
 		case blockParamAttr, blockParamAttrGroup, blockType, blockConstants,
 			blockMetadataKind, blockOperandBundleTags, blockSyncScopeNames:
-			err = readSkippingSubblocks(c, e.ID)
+			err = readBlock(c, e.ID, nil)
 		case blockValueSymtab:
 			if seenVST {
 				err = c.SkipBlock()
 			} else {
-				err = readSkippingSubblocks(c, e.ID)
+				err = readBlock(c, e.ID, nil)
 				seenVST = true
 			}
 		case blockFunction:
@@ -120,32 +120,6 @@ func (f *file) checkLazy(i int) error {
 	}
 }
 
-// readSkippingSubblocks enters the block whose ID Advance just returned and
-// reads its records, skipping nested blocks by their length, as LLVM's
-// advanceSkippingSubblocks does.
-func readSkippingSubblocks(c *bitstream.Cursor, id uint64) error {
-	if err := c.EnterBlock(id); err != nil {
-		return err
-	}
-	for {
-		e, err := c.Advance()
-		if err != nil {
-			return err
-		}
-		switch e.Kind {
-		case bitstream.KindEndBlock:
-			return nil
-		case bitstream.KindSubBlock:
-			err = c.SkipBlock()
-		case bitstream.KindRecord:
-			err = c.SkipRecord(e.ID)
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
 // readVSTAt reads the value symbol table at word offset off of the module
 // stream, from inside the MODULE block, and comes back.
 func readVSTAt(c *bitstream.Cursor, off uint64) error {
@@ -163,7 +137,7 @@ func readVSTAt(c *bitstream.Cursor, off uint64) error {
 	if e.Kind != bitstream.KindSubBlock || e.ID != blockValueSymtab {
 		return llvmErrAt(c.AbsBit(c.Pos())/8, "Expected value symbol table subblock", "VSTOFFSET record does not point at a value symbol table")
 	}
-	if err := readSkippingSubblocks(c, blockValueSymtab); err != nil {
+	if err := readBlock(c, blockValueSymtab, nil); err != nil {
 		return err
 	}
 	return c.JumpWithin(back)

@@ -255,7 +255,9 @@ func (mi *moduleInfo) moduleRecord(rec bitstream.Record, strtab []byte, bit int6
 }
 
 // readBlock runs fn on every record of the block whose ID Advance just
-// returned, skipping nested blocks.
+// returned, skipping nested blocks by their length, as LLVM's
+// advanceSkippingSubblocks does. With a nil fn each record is read past
+// (SkipRecord), not kept.
 func readBlock(c *bitstream.Cursor, id uint64, fn func(rec bitstream.Record, bit int64) error) error {
 	if err := c.EnterBlock(id); err != nil {
 		return err
@@ -273,6 +275,12 @@ func readBlock(c *bitstream.Cursor, id uint64, fn func(rec bitstream.Record, bit
 				return err
 			}
 		case bitstream.KindRecord:
+			if fn == nil {
+				if err := c.SkipRecord(e.ID); err != nil {
+					return err
+				}
+				continue
+			}
 			bit := c.AbsBit(c.Pos())
 			rec, err := c.ReadRecord(e.ID)
 			if err != nil {

@@ -176,30 +176,15 @@ func openFile(r io.ReaderAt, size int64) (*file, error) {
 // readBlobBlock enters a STRTAB or SYMTAB block and returns the blob of its
 // blob record (the last one, if several).
 func readBlobBlock(c *bitstream.Cursor, id uint64) ([]byte, error) {
-	if err := c.EnterBlock(id); err != nil {
+	var blob []byte
+	err := readBlock(c, id, func(rec bitstream.Record, _ int64) error {
+		if rec.Code == strtabBlob && rec.HasBlob {
+			blob = rec.Blob
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	var blob []byte
-	for {
-		e, err := c.Advance()
-		if err != nil {
-			return nil, err
-		}
-		switch e.Kind {
-		case bitstream.KindEndBlock:
-			return blob, nil
-		case bitstream.KindSubBlock:
-			if err := c.SkipBlock(); err != nil {
-				return nil, err
-			}
-		case bitstream.KindRecord:
-			rec, err := c.ReadRecord(e.ID)
-			if err != nil {
-				return nil, err
-			}
-			if rec.Code == strtabBlob && rec.HasBlob {
-				blob = rec.Blob
-			}
-		}
-	}
+	return blob, nil
 }
