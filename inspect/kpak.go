@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -39,7 +40,7 @@ func (w *walker) walkKPAK(r io.ReaderAt, size int64, p place) {
 	q := p.child(step + " (" + a.Scheme + ")")
 	for _, e := range a.Entries(func(off int64, field string, err error) { w.fail(q, off, field, err) }) {
 		o := &Object{ID: e.Key, TargetID: e.Arch, Kind: "kpack", Container: "kpak entry"}
-		if e.FrameSize == 0 {
+		if a.Scheme == kpak.None {
 			w.leaf(o, r, e.Offset, e.Size, q)
 			continue
 		}
@@ -91,7 +92,10 @@ func (w *walker) kpackRef(f *elfFile, r io.ReaderAt, size int64, addr uint64, re
 	}
 	ref, err := kpak.ParseRef(buf, s.Size-rel > kpak.MaxRef)
 	if err != nil {
-		re := err.(*kpak.RefError)
+		var re *kpak.RefError
+		if !errors.As(err, &re) {
+			re = &kpak.RefError{Err: err}
+		}
 		w.failOnce(p, off+re.Offset, strings.TrimSpace(secKpackRef+" "+re.Field), re.Err)
 		return nil
 	}

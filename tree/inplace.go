@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync/atomic"
 
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/parallel"
@@ -75,6 +76,12 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 		err       error
 	}
 	results := make([]result, len(files))
+	// Rewritten files wait open and unnamed (a process killed meanwhile
+	// leaves nothing behind) while a quarter of the descriptors allow it;
+	// beyond that each waits closed, named beside its file (Park).
+	var open atomic.Int64
+	budget := int64(openBudget())
+	park := func() bool { return open.Add(1) > budget }
 	parallel.For(len(files), o.Jobs, func(i int) {
 		f := files[i]
 		r := &results[i]
@@ -84,7 +91,7 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 			r.fr.Action, r.fr.SizeAf, r.fr.Note, r.remove = Removed, 0, kind, true
 			return
 		}
-		r.fr, r.unmatched, r.out, r.err = rewriteBeside(f.path, rel, f.fi, o)
+		r.fr, r.unmatched, r.out, r.err = rewriteBeside(f.path, rel, f.fi, o, park)
 	})
 	abort := func() {
 		for _, r := range results {
@@ -192,8 +199,9 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 }
 
 // rewriteBeside rewrites one file into a temporary file beside it, kept
-// open (not yet in place) only when something changed.
-func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions) (FileReport, []targetid.Target, *atomicfile.File, error) {
+// (not yet in place) only when something changed: parked (closed) when
+// park says so, else open.
+func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions, park func() bool) (FileReport, []targetid.Target, *atomicfile.File, error) {
 	fr := FileReport{Path: rel, SizeBefore: fi.Size(), SizeAf: fi.Size(), Action: Copied}
 	in, err := os.Open(path)
 	if err != nil {
@@ -229,12 +237,13 @@ func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 		return fr, r.Unmatched, nil, nil
 	}
 	if af != nil {
-		// Written: closed until every file is, however many there are.
 		if err := af.Chmod(modeBits(fi)); err != nil {
 			return fr, nil, nil, err
 		}
-		if err := af.Park(); err != nil {
-			return fr, nil, nil, err
+		if park() {
+			if err := af.Park(); err != nil {
+				return fr, nil, nil, err
+			}
 		}
 	}
 	keep = true

@@ -23,6 +23,7 @@ type File struct {
 	direct  bool   // a non-regular file written in place
 	unnamed bool   // an O_TMPFILE file: named at Commit
 	parked  string // Park's temporary file, closed, or ""
+	err     error  // why Park failed: Commit returns it
 }
 
 // Create starts writing target as LLVM's tools do when they open an output
@@ -177,7 +178,9 @@ func inSystemFolder(path string) bool {
 // a temporary file beside the target (named, if it was not) until Commit
 // renames it or Abort removes it. A caller that puts many outputs in place
 // at once parks each when written, so that it holds no file descriptor for
-// them. It does nothing to standard output or a file written in place.
+// them; a process killed meanwhile leaves the named temporary files behind.
+// It does nothing to standard output or a file written in place. After a
+// failed Park, Commit returns Park's error.
 func (f *File) Park() error {
 	if f.done || f.stdout || f.direct || f.parked != "" {
 		return nil
@@ -186,14 +189,14 @@ func (f *File) Park() error {
 	if f.unnamed {
 		n, err := linkUnnamed(f.File)
 		if err != nil {
-			f.done = true
+			f.done, f.err = true, err
 			f.File.Close()
 			return err
 		}
 		name, f.unnamed = n, false
 	}
 	if err := f.File.Close(); err != nil {
-		f.done = true
+		f.done, f.err = true, err
 		os.Remove(name)
 		return err
 	}
@@ -204,7 +207,7 @@ func (f *File) Park() error {
 // Commit flushes the file and renames it over the target.
 func (f *File) Commit() error {
 	if f.done {
-		return nil
+		return f.err
 	}
 	f.done = true
 	if f.stdout {
