@@ -30,24 +30,22 @@ type params struct {
 // a few positions of each match are indexed and the stride grows through
 // literals, which is what makes that strategy fast.
 type matcher struct {
-	src     []byte
-	p       params
-	head    []int32 // hash -> position-base+1 of the latest occurrence
-	long    []int32 // 8-byte hash -> position-base+1 of the latest occurrence
-	chain   []int32 // position&mask -> position-base+1 of the previous occurrence
-	tree    []int32 // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
-	longest int     // the longest match treeInsert passed
-	// treeInsert's read-ahead: the head of position pfPos's hash pfHash,
-	// read before position pfPos-1 (hash pfPrev) was inserted.
-	pfPos          int
-	pfHash, pfPrev uint32
-	pfHead         int32
-	base           int // first position indexed (positions are stored from it, so inputs may exceed 2 GiB)
-	mask           int
-	next           int // chains: first position not inserted yet
-	ldm            []ldmMatch
-	li             int
-	rep            [3]uint32
+	src   []byte
+	p     params
+	head  []int32 // hash -> position-base+1 of the latest occurrence
+	long  []int32 // 8-byte hash -> position-base+1 of the latest occurrence
+	chain []int32 // position&mask -> position-base+1 of the previous occurrence
+	tree  []int32 // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
+	// treeInsert's read-ahead: the head of position pfPos's hash pfHash.
+	pfPos  int
+	pfHash uint32
+	pfHead int32
+	base   int // first position indexed (positions are stored from it, so inputs may exceed 2 GiB)
+	mask   int
+	next   int // chains: first position not inserted yet
+	ldm    []ldmMatch
+	li     int
+	rep    [3]uint32
 }
 
 // fit cuts p's tables to n bytes of input (a segment and its warm-up):
@@ -138,7 +136,7 @@ func (m *matcher) index(p int) {
 func (m *matcher) warm(from, to int) {
 	if m.tree != nil {
 		m.next = from
-		m.treeWarm(to)
+		m.treeFill(to, true)
 		return
 	}
 	if m.chain != nil {

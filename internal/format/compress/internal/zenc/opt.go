@@ -45,13 +45,12 @@ type optStats struct {
 	ml                          [maxMLCode + 1]uint32
 	of                          [maxOFCode + 1]uint32
 	litSum, llSum, mlSum, ofSum uint32
-	// The weights of the sums, and the prices of each symbol.
-	litW, llW, mlW, ofW int32
-	litP                [256]int32
-	llP                 [maxLLCode + 1]int32
-	mlP                 [maxMLCode + 1]int32
-	ofP                 [maxOFCode + 1]int32
-	started             bool
+	// The prices of each symbol.
+	litP    [256]int32
+	llP     [maxLLCode + 1]int32
+	mlP     [maxMLCode + 1]int32
+	ofP     [maxOFCode + 1]int32
+	started bool
 }
 
 // weight is about bitCost*log2(stat+1)+bitCost, with a linear fraction: a
@@ -125,20 +124,20 @@ func scaleDown(t []uint32, total uint32, log uint) uint32 {
 }
 
 func (s *optStats) setWeights() {
-	s.litW, s.llW, s.mlW, s.ofW = weight(s.litSum), weight(s.llSum), weight(s.mlSum), weight(s.ofSum)
+	litW, llW, mlW, ofW := weight(s.litSum), weight(s.llSum), weight(s.mlSum), weight(s.ofSum)
 	for c := range s.lit {
-		s.litP[c] = max(s.litW-weight(s.lit[c]), bitCost)
+		s.litP[c] = max(litW-weight(s.lit[c]), bitCost)
 	}
 	for c := range s.ll {
-		s.llP[c] = int32(llBits[c])*bitCost + s.llW - weight(s.ll[c])
+		s.llP[c] = int32(llBits[c])*bitCost + llW - weight(s.ll[c])
 	}
 	for c := range s.ml {
 		// A sequence costs a fifth of a bit more: of two paths as cheap,
 		// the one with fewer sequences decodes faster.
-		s.mlP[c] = int32(mlBits[c])*bitCost + s.mlW - weight(s.ml[c]) + bitCost/5
+		s.mlP[c] = int32(mlBits[c])*bitCost + mlW - weight(s.ml[c]) + bitCost/5
 	}
 	for c := range s.of {
-		s.ofP[c] = int32(c)*bitCost + s.ofW - weight(s.of[c])
+		s.ofP[c] = int32(c)*bitCost + ofW - weight(s.of[c])
 	}
 }
 
@@ -175,20 +174,16 @@ func (s *optStats) add(lits []byte, ov uint32, n int) {
 
 // treeInsert adds p to the binary tree and, when collect is set, appends
 // to out the matches it passes that are longer than best (cut at limit-p)
-// with their lengths increasing. It returns out and how many positions
-// after p need not be inserted: inside a run that repeats itself, the tree
-// holds them already.
-func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]cand, int) {
+// with their lengths increasing. It returns out, how many positions after
+// p need not be inserted (inside a run that repeats itself, the tree holds
+// them already) and the longest match it passed.
+func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]cand, int, int) {
 	src := m.src
 	var h uint32
 	var head int32
 	if p == m.pfPos && !noReadAhead {
-		// Read ahead by the call before: the head of p's hash, unless
-		// that call's position had the same hash.
+		// Read ahead by the call before, after it inserted p-1.
 		h, head = m.pfHash, m.pfHead
-		if h == m.pfPrev {
-			head = int32(p - 1 - m.base + 1)
-		}
 	} else {
 		h = m.hash(p)
 		head = m.head[h]
@@ -198,7 +193,7 @@ func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]ca
 	if p+1 <= len(src)-8 {
 		// Load the next position's head now: its cache miss overlaps
 		// this search's.
-		m.pfPos, m.pfPrev, m.pfHash = p+1, h, m.hash(p+1)
+		m.pfPos, m.pfHash = p+1, m.hash(p+1)
 		m.pfHead = m.head[m.pfHash]
 	}
 	tree, base, mask := m.tree, m.base, m.mask
@@ -266,34 +261,25 @@ func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]ca
 	if larger >= 0 {
 		tree[larger] = 0
 	}
-	m.longest = longest
 	skip := matchEnd - (p + 8)
 	if longest > 384 {
 		skip = max(skip, min(192, longest-384))
 	}
-	return out, skip
+	return out, skip, longest
 }
 
 // noReadAhead turns treeInsert's read-ahead off, for tests.
 var noReadAhead = false
 
-// treeUpdate inserts the positions before p not inserted yet.
-func (m *matcher) treeUpdate(p int) {
+// treeFill inserts the positions before p not inserted yet. As a warm-up
+// before parsing (warm), where a position repeats more than skipIn bytes
+// the rest of the repeat is left out, as the parser leaves out long
+// matches.
+func (m *matcher) treeFill(p int, warm bool) {
 	for q := m.next; q < p; {
-		_, skip := m.treeInsert(q, len(m.src), 0, nil, false)
-		q += max(skip, 1)
-	}
-	m.next = max(m.next, p)
-}
-
-// treeWarm inserts the positions before p not inserted yet, as a warm-up
-// before parsing: where a position repeats more than skipIn bytes, the
-// rest of the repeat is left out, as the parser leaves out long matches.
-func (m *matcher) treeWarm(p int) {
-	for q := m.next; q < p; {
-		_, skip := m.treeInsert(q, len(m.src), 0, nil, false)
-		if m.p.skipIn > 0 && m.longest > m.p.skipIn {
-			skip = max(skip, m.longest-8)
+		_, skip, longest := m.treeInsert(q, len(m.src), 0, nil, false)
+		if warm && m.p.skipIn > 0 && longest > m.p.skipIn {
+			skip = max(skip, longest-8)
 		}
 		q += max(skip, 1)
 	}
@@ -344,8 +330,8 @@ func (o *optimal) candidates(q, limit int, rep [3]uint32, litlen uint32) []cand 
 		best = l.length
 		out = append(out, cand{l.off, l.length})
 	}
-	o.treeUpdate(q)
-	out, _ = o.treeInsert(q, limit, best, out, true)
+	o.treeFill(q, false)
+	out, _, _ = o.treeInsert(q, limit, best, out, true)
 	o.next = q + 1
 	o.cands = out
 	return out

@@ -57,7 +57,7 @@ func TestTreeFindsAll(t *testing.T) {
 	// Search (and insert) fresh positions, checking what they list.
 	m := newMatcher(src, p, 0, len(src))
 	for q := 0; q < len(src)-8; q++ {
-		cands, _ := m.treeInsert(q, len(src), p.minMatch-1, nil, true)
+		cands, _, _ := m.treeInsert(q, len(src), p.minMatch-1, nil, true)
 		m.next = q + 1
 		prev := 0
 		for _, c := range cands {
