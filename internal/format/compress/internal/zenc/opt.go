@@ -347,49 +347,25 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 	anchor, p := start, start
 	for p < stop {
 		litlen := uint32(p - anchor)
-		cands := o.candidates(p, end, o.rep, litlen)
-		if len(cands) == 0 {
-			p++
-			continue
-		}
-		if c := cands[len(cands)-1]; c.length >= suff {
-			seqs = o.commit(seqs, anchor, p, nil, 0, c)
-			p += c.length
-			anchor = p
-			o.skipTo(p)
-			continue
-		}
 		st := &o.stats
 		nodes[0] = optNode{price: st.llPrice(litlen), litlen: litlen, rep: o.rep}
-		last := cands[len(cands)-1].length
-		for i := 1; i <= last; i++ {
-			nodes[i] = optNode{price: optInf}
-		}
-		base := nodes[0].price + st.llPrice(0)
-		prev := 2
-		for _, c := range cands {
-			ov, _ := offsetValue(c.off, litlen, o.rep)
-			ob := base + st.ofPrice(ov)
-			for n := prev + 1; n <= c.length; n++ {
-				nodes[n] = optNode{price: ob + st.mlPrice(n), mlen: uint32(n), off: c.off}
-			}
-			prev = c.length
-		}
+		last := 0
 		var final cand
 		finalAt := 0
-		cur := 1
-		for ; cur <= last; cur++ {
+		for cur := 0; cur <= last; cur++ {
 			at := &nodes[cur]
-			pn := &nodes[cur-1]
-			lp := pn.price + st.litPrice(src[p+cur-1]) + st.llPrice(pn.litlen+1) - st.llPrice(pn.litlen)
-			if lp <= at.price {
-				*at = optNode{price: lp, litlen: pn.litlen + 1, rep: pn.rep}
-			} else {
-				from := &nodes[cur-int(at.mlen)]
-				_, at.rep = offsetValue(at.off, from.litlen, from.rep)
-			}
-			if cur == last {
-				break
+			if cur > 0 {
+				pn := &nodes[cur-1]
+				lp := pn.price + st.litPrice(src[p+cur-1]) + st.llPrice(pn.litlen+1) - st.llPrice(pn.litlen)
+				if lp <= at.price {
+					*at = optNode{price: lp, litlen: pn.litlen + 1, rep: pn.rep}
+				} else {
+					from := &nodes[cur-int(at.mlen)]
+					_, at.rep = offsetValue(at.off, from.litlen, from.rep)
+				}
+				if cur == last {
+					break
+				}
 			}
 			q := p + cur
 			if q >= stop {
@@ -425,6 +401,10 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 			p += finalAt + final.length
 			anchor = p
 			o.skipTo(p)
+			continue
+		}
+		if last == 0 {
+			p++ // no match here: a literal
 			continue
 		}
 		// The path to the stretch's end; literals after its last match
