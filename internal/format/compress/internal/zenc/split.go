@@ -8,11 +8,15 @@ import (
 
 // Block splitting: a block's sequences are cut into smaller blocks where
 // their statistics change, so that each gets Huffman and FSE tables of its
-// own. A half is cut off while the estimated sizes of the two halves, new
-// tables included, are below the whole's.
+// own. A run is cut at a quarter, half or three quarters while the
+// estimated sizes of the two parts, new tables included, are below the
+// whole's.
 
 // minSplitSeqs is the fewest sequences a block is cut into.
-var minSplitSeqs = 300
+const minSplitSeqs = 300
+
+// splitTries-1 cuts are weighed for each part: at the quarters.
+const splitTries = 4
 
 // A splitter estimates the coded size of runs of a block's sequences.
 type splitter struct {
@@ -22,7 +26,6 @@ type splitter struct {
 	ofc  []uint8
 	lits []byte
 	huff huff0.Scratch
-	nc   []byte
 	cuts []int
 }
 
@@ -142,8 +145,6 @@ func (s *splitter) tableCost(cnt []uint32, n uint32, maxLog uint8, pre *fseTable
 	if top < len(pre.norm) {
 		best = pre.bitsFor(cnt)
 	}
-	_, _, c := newTableCost(s.nc[:0], cnt, n, distinct, maxLog)
+	_, _, c := newTableCost(nil, cnt, n, distinct, maxLog)
 	return min(best, c)
 }
-
-var splitTries = 4
