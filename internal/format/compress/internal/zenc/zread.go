@@ -450,49 +450,63 @@ func readNCount(in []byte, maxSym int, maxLog uint8) (decTable, []byte, error) {
 }
 
 // backReader reads a zstd backward bitstream: from the last byte to the
-// first, after the final byte's marker bit.
+// first, after the final byte's marker bit. It holds eight bytes of the
+// stream in value, in[off:off+8] as a little-endian number, of which the
+// top used bits have been read; fill refills it. Reading past the
+// stream's start gives zeros and a negative left().
 type backReader struct {
-	in   []byte
-	bits int // bits not yet read, counted from the start of in
+	value uint64
+	used  uint
+	off   int
 }
 
-func newBackReader(in []byte) (*backReader, error) {
-	if len(in) == 0 || in[len(in)-1] == 0 {
-		return nil, corrupt("sequence bitstream without end mark")
+func newBackReader(in []byte) (backReader, error) {
+	n := len(in)
+	if n == 0 || in[n-1] == 0 {
+		return backReader{}, corrupt("sequence bitstream without end mark")
 	}
-	return &backReader{in: in, bits: 8*len(in) - 8 + bits.Len8(in[len(in)-1]) - 1}, nil
+	// used skips the zero bits above the marker, and the marker.
+	r := backReader{used: 9 - uint(bits.Len8(in[n-1])), off: n - 8}
+	if n >= 8 {
+		r.value = binary.LittleEndian.Uint64(in[n-8:])
+		return r, nil
+	}
+	for i, c := range in {
+		r.value |= uint64(c) << (8 * (i + 8 - n))
+	}
+	return r, nil
 }
 
-// read returns the next n (<= 32) bits; past the start it reads zeros and
-// the overflow shows in r.bits < 0.
+// read returns the next n (<= 32) bits; at least n must be in value
+// (fill leaves 32).
 func (r *backReader) read(n uint8) uint32 {
-	r.bits -= int(n)
-	if b := r.bits >> 3; r.bits >= 0 && b+8 <= len(r.in) {
-		// Small enough to inline: one load for all but the stream's
-		// first bytes.
-		return uint32(binary.LittleEndian.Uint64(r.in[b:])>>(r.bits&7)) & (1<<n - 1)
-	}
-	return r.readSlow(n)
+	v := r.value << r.used >> 1 >> (63 - n)
+	r.used += uint(n)
+	return uint32(v)
 }
 
-// readSlow is read near the stream's start, and past it.
-func (r *backReader) readSlow(n uint8) uint32 {
-	if n == 0 {
-		return 0
+// fill moves whole bytes of in into value until at least 32 of its bits
+// are unread, or in's start is reached.
+func (r *backReader) fill(in []byte) {
+	if r.used < 32 {
+		return
 	}
-	var x uint64
-	for i := 0; i < 6; i++ {
-		b := r.bits/8 + i
-		if b >= 0 && b < len(r.in) && 8*i < int(n)+16 {
-			x |= uint64(r.in[b]) << (8 * i)
-		}
+	if r.off >= 4 {
+		r.off -= 4
+		r.value = r.value<<32 | uint64(binary.LittleEndian.Uint32(in[r.off:]))
+		r.used -= 32
+		return
 	}
-	if r.bits < 0 {
-		x <<= uint(-r.bits)
-		return uint32(x) & (1<<n - 1)
+	for r.used >= 8 && r.off > 0 {
+		r.off--
+		r.value = r.value<<8 | uint64(in[r.off])
+		r.used -= 8
 	}
-	return uint32(x>>(r.bits%8)) & (1<<n - 1)
 }
+
+// left is the number of bits not yet read: negative after reading past the
+// stream's start.
+func (r *backReader) left() int { return 8*r.off + 64 - int(r.used) }
 
 func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, pre decTable, prev *decTable) ([]byte, error) {
 	switch mode {
@@ -581,22 +595,28 @@ func (v *frameReader) sequences(in []byte) error {
 	}
 	sLL := int(r.read(v.ll.log))
 	sOF := int(r.read(v.of.log))
+	r.fill(in)
 	sML := int(r.read(v.ml.log))
 	lits := v.lits
+	done := v.out.size() - v.blockStart // the block's bytes so far
 	for i := range n {
 		llc, ofc, mlc := v.ll.cells[sLL], v.of.cells[sOF], v.ml.cells[sML]
 		if ofc.sym > 31 || llc.sym > maxLLCode || mlc.sym > maxMLCode {
 			return corrupt("sequence code out of range")
 		}
+		// At most 31 bits, then 32, then 26: one fill before each.
+		r.fill(in)
 		ov := uint32(1)<<ofc.sym | r.read(ofc.sym)
+		r.fill(in)
 		ml := mlBase[mlc.sym] + r.read(mlBits[mlc.sym])
 		ll := llBase[llc.sym] + r.read(llBits[llc.sym])
 		if i != n-1 {
+			r.fill(in)
 			sLL = int(llc.base) + int(r.read(llc.nbBits))
 			sML = int(mlc.base) + int(r.read(mlc.nbBits))
 			sOF = int(ofc.base) + int(r.read(ofc.nbBits))
 		}
-		if r.bits < 0 {
+		if r.left() < 0 {
 			return corrupt("sequence bitstream overread")
 		}
 		var off uint32
@@ -631,15 +651,15 @@ func (v *frameReader) sequences(in []byte) error {
 			return err
 		}
 		lits = lits[ll:]
-		if v.out.size()+int64(ml)-v.blockStart > blockMax {
+		if done += int64(ll) + int64(ml); done > blockMax {
 			return corrupt("block decodes to more than %d bytes", blockMax)
 		}
 		if err := v.out.match(int(off), int(ml)); err != nil {
 			return err
 		}
 	}
-	if r.bits != 0 {
-		return corrupt("%d bits left in the sequence bitstream", r.bits)
+	if r.left() != 0 {
+		return corrupt("%d bits left in the sequence bitstream", r.left())
 	}
 	return v.out.literals(lits)
 }
