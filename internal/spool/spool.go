@@ -97,3 +97,53 @@ func CheckDevice(fi os.FileInfo) error {
 	}
 	return ErrDevice
 }
+
+// Tail is a region appended at the end of a File: it writes at the end,
+// reads what it wrote (offsets from its start), and on Close gives the
+// file back its size from before. A decompressed bundle inflated into a
+// shared spool is one (package bundle's Scratch); Close is for a failed
+// one, dropping what it wrote.
+type Tail struct {
+	f     *File
+	start int64
+}
+
+// Tail starts a region at f's end. Only one is written at a time.
+func (f *File) Tail() *Tail { return &Tail{f: f, start: f.Size} }
+
+// Write appends p to the file.
+func (t *Tail) Write(p []byte) (int, error) {
+	n, err := t.f.File.Write(p)
+	t.f.Size += int64(n)
+	return n, err
+}
+
+// ReadAt reads the region from off, ending at the file's end.
+func (t *Tail) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("spool: negative offset")
+	}
+	if off >= t.f.Size-t.start {
+		return 0, io.EOF
+	}
+	if max := t.f.Size - t.start - off; int64(len(p)) > max {
+		n, err := t.f.File.ReadAt(p[:max], t.start+off)
+		if err == nil {
+			err = io.EOF
+		}
+		return n, err
+	}
+	return t.f.File.ReadAt(p, t.start+off)
+}
+
+// Close truncates the file to where the region began.
+func (t *Tail) Close() error {
+	if err := t.f.File.Truncate(t.start); err != nil {
+		return err
+	}
+	if _, err := t.f.File.Seek(t.start, io.SeekStart); err != nil {
+		return err
+	}
+	t.f.Size = t.start
+	return nil
+}

@@ -23,7 +23,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/goffload/goffload/internal/format/compress"
 	"io"
 	"sort"
 	"strings"
@@ -229,11 +228,11 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	}
 	out, n, err := decompress(sr, size)
 	var tl *spool.TooLargeError
-	if errors.As(err, &tl) {
+	if errors.As(err, &tl) || errors.Is(err, bundle.ErrTooLarge) {
 		return nil, 0, fmterr.Messagef("'%s(%s)': %w", o.ArchiveName, m.Name, err)
 	}
 	if err != nil {
-		return nil, 0, fmterr.Messagef("Failed to decompress code object: %w", err)
+		return nil, 0, fmterr.Messagef("Failed to decompress code object: %s", fmterr.LLVMMessage(err))
 	}
 	return out, n, nil
 }
@@ -410,20 +409,21 @@ func checkMembers(o Options, members []*ar.Member) error {
 // (into an unnamed temporary file).
 const MaxInflated = 1 << 30
 
-// inflate is the default Decompress: LLVM 22's reading of one CCOB,
-// streamed into an unnamed temporary file of MaxInflated bytes at most
-// (a *spool.TooLargeError past it), which stays open until the process
-// ends.
+// inflate is the default Decompress: the member inflated as any compressed
+// bundle is (bundle.Inflate), its bundles one after another into an
+// unnamed temporary file of MaxInflated bytes at most, which stays open
+// until the process ends.
 func inflate(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
-	src, _, err := compress.NewLLVMReader(r, size)
-	if err != nil {
-		return nil, 0, err
-	}
 	f, err := spool.New()
 	if err != nil {
 		return nil, 0, err
 	}
-	if _, err := io.Copy(f.Writer(MaxInflated, "decompressed member"), src); err != nil {
+	_, err = bundle.Inflate(r, size, &bundle.Options{
+		MaxInflated: MaxInflated,
+		MaxTotal:    MaxInflated,
+		Scratch:     func() (bundle.Scratch, error) { return f.Tail(), nil },
+	})
+	if err != nil {
 		f.Close()
 		return nil, 0, err
 	}

@@ -235,3 +235,46 @@ func TestZeroOptions(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The default Decompress (bundle.Inflate into a temporary file) reads the
+// compressed member of testdata/libt.a as the golden test's does, and
+// a damaged CCOB fails in LLVM 22's words.
+func TestDefaultDecompress(t *testing.T) {
+	in, err := os.ReadFile("testdata/libt.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Unbundle(Options{
+		Archive: bytes.NewReader(in), ArchiveSize: int64(len(in)), ArchiveName: "libt.a",
+		Targets: []string{"hip-amdgcn-amd-amdhsa--gfx1030"}, AllowMissing: true, HipOpenMP: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	want, _ := os.ReadFile("testdata/gfx1030.a")
+	var got bytes.Buffer
+	if err := res.Outputs[0].WriteArchive(&got); err != nil || !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("gfx1030.a differs from LLVM's (%d bytes vs %d): %v", got.Len(), len(want), err)
+	}
+
+	var bund, ccob bytes.Buffer
+	if err := binfmt.Write(&bund, []binfmt.Source{{ID: "hip-amdgcn-amd-amdhsa--gfx906", R: bytes.NewReader([]byte("DEV")), Size: 3}}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compress.Compress(&ccob, bund.Bytes(), compress.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	damaged := ccob.Bytes()[:ccob.Len()-4]
+	hdr := fmt.Sprintf("%-16s%-12s%-6s%-6s%-8s%-10d`\n", "bad.o/", "0", "0", "0", "644", len(damaged))
+	a := []byte("!<arch>\n" + hdr + string(damaged))
+	if len(damaged)%2 == 1 {
+		a = append(a, '\n')
+	}
+	_, err = Unbundle(Options{Archive: bytes.NewReader(a), ArchiveSize: int64(len(a)), ArchiveName: "bad.a",
+		Targets: []string{"hip-amdgcn-amd-amdhsa--gfx906"}})
+	const wantErr = "Failed to decompress code object: Could not decompress embedded file contents: Src size is incorrect"
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("damaged CCOB: %v, want %q", err, wantErr)
+	}
+}

@@ -1,18 +1,14 @@
 package bundler
 
 import (
-	"crypto/md5"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"time"
 
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/format/ar"
-	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/format/hda"
 	"github.com/goffload/goffload/internal/llvm/oserr"
 	"github.com/goffload/goffload/internal/spool"
@@ -147,11 +143,11 @@ func (s *memberSpool) close() {
 	}
 }
 
-// decompress is hda.Options.Decompress: the decompression of
-// decompressInput for a member, with the same semantics (LLVM 22's reading
-// of one CCOB, else several back to back with padding, LLVM's message when
-// both fail) and verbose statistics. The decompressed member is the
-// concatenation of its bundles.
+// decompress is hda.Options.Decompress: a member inflated as any
+// compressed input is (bundle.Inflate: LLVM 22's reading of one CCOB, else
+// several back to back with padding), its bundles one after another at
+// the spool's end, capped at maxDecompressed in all, with the verbose
+// statistics. What a failed member wrote is dropped.
 func (s *memberSpool) decompress(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 	if s.f == nil {
 		f, err := spool.New()
@@ -162,121 +158,18 @@ func (s *memberSpool) decompress(r io.ReaderAt, size int64) (io.ReaderAt, int64,
 	}
 	start := time.Now()
 	begin := s.f.Size
-	type stat struct {
-		h        compress.Header
-		payload  int64
-		computed uint64
+	inf, err := bundle.Inflate(r, size, &bundle.Options{
+		MaxInflated: maxDecompressed,
+		MaxTotal:    maxDecompressed,
+		Hash:        s.j.Verbose,
+		Scratch:     func() (bundle.Scratch, error) { return s.f.Tail(), nil },
+	})
+	if err != nil {
+		return nil, 0, tooLarge(err)
 	}
-	var stats []stat
-	rd, h, llvmErr := compress.NewLLVMReader(r, size)
-	if llvmErr == nil {
-		var sum uint64
-		sum, llvmErr = s.drain(begin, rd)
-		if llvmErr == nil {
-			stats = append(stats, stat{h, size - int64(h.Len()), sum})
-		} else if isTooLarge(llvmErr) || isWriteError(llvmErr) {
-			return nil, 0, llvmErr
-		}
-	}
-	if llvmErr != nil {
-		if errors.Is(llvmErr, compress.ErrNotCompressed) || errors.Is(llvmErr, compress.ErrHeaderTooSmall) || errors.Is(llvmErr, compress.ErrUnknownMethod) {
-			return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
-		}
-		// What LLVM 22 rejects: several CCOBs, padding. What LLVM's
-		// reading wrote is dropped.
-		if err := s.truncate(begin); err != nil {
-			return nil, 0, err
-		}
-		cr := compress.NewReader(r, size)
-		for {
-			m, err := cr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
-			}
-			sum, err := s.drain(begin, cr)
-			if isTooLarge(err) || isWriteError(err) {
-				return nil, 0, err
-			}
-			if err != nil {
-				return nil, 0, errors.New(fmterr.LLVMMessage(llvmErr))
-			}
-			stats = append(stats, stat{m.Header, m.PayloadSize, sum})
-		}
-	}
-	elapsed := time.Since(start)
 	if s.j.Verbose {
-		for _, st := range stats {
-			for _, l := range formatDecompressStats(st.h, uint64(st.payload), elapsed, st.computed) {
-				fmt.Fprintln(s.j.Stderr, l)
-			}
-		}
+		s.j.reportDecompress(inf.CCOBs, time.Since(start))
 	}
 	n := s.f.Size - begin
 	return io.NewSectionReader(s.f, begin, n), n, nil
-}
-
-// drain appends one decompressed bundle from r to the spool, the member
-// that starts at begin staying within maxDecompressed, hashing it in
-// verbose mode (the hash LLVM prints). A wrong stored hash is no error.
-func (s *memberSpool) drain(begin int64, r io.Reader) (uint64, error) {
-	var w io.Writer = &memberWriter{f: s.f, begin: begin}
-	var h hash.Hash
-	if s.j.Verbose {
-		h = md5.New()
-		w = io.MultiWriter(w, h)
-	}
-	buf := make([]byte, 256<<10)
-	if _, err := io.CopyBuffer(w, r, buf); err != nil && !errors.Is(err, compress.ErrHashMismatch) {
-		return 0, err
-	}
-	if h == nil {
-		return 0, nil
-	}
-	return binary.LittleEndian.Uint64(h.Sum(nil)), nil
-}
-
-// truncate drops what the spool holds from off on.
-func (s *memberSpool) truncate(off int64) error {
-	if err := s.f.Truncate(off); err != nil {
-		return &writeError{err}
-	}
-	if _, err := s.f.Seek(off, io.SeekStart); err != nil {
-		return &writeError{err}
-	}
-	s.f.Size = off
-	return nil
-}
-
-// memberWriter appends to the spool, failing with a *spool.TooLargeError
-// once the member starting at begin would pass maxDecompressed.
-type memberWriter struct {
-	f     *spool.File
-	begin int64
-}
-
-func (w *memberWriter) Write(p []byte) (int, error) {
-	if int64(len(p)) > maxDecompressed-(w.f.Size-w.begin) {
-		return 0, &spool.TooLargeError{What: "decompressed bundle", Max: maxDecompressed}
-	}
-	n, err := w.f.File.Write(p)
-	w.f.Size += int64(n)
-	if err != nil {
-		return n, &writeError{err}
-	}
-	return n, nil
-}
-
-// writeError is a failure to write the temporary file (a full disk): an
-// error of its own, not a damaged member.
-type writeError struct{ err error }
-
-func (e *writeError) Error() string { return e.err.Error() }
-func (e *writeError) Unwrap() error { return e.err }
-
-func isWriteError(err error) bool {
-	var we *writeError
-	return errors.As(err, &we)
 }
