@@ -9,6 +9,10 @@
 #   b  CORPUS_KERNELS=2 CORPUS_DEBUG=1: other kernels, with -g debug info
 #      (8 targets; WORKDIR/corpus-b)
 #   c  a small 2-target bundle: gfx90a and gfx1100 from corpus b
+#   d  held out: CORPUS_KERNELS=3 CORPUS_DEBUG=1, kernels written after the
+#      encoder was tuned, with -g, for the 12 targets of HELDOUT_ARCHS
+#      (WORKDIR/corpus-d)
+#   e  held out: gfx90a and gfx1100 from corpus d
 #   real:LIB:N  bundle N of the .hip_fatbin of LIB, a real HIP library (code
 #      objects cut out with goffload list and extract into WORKDIR): kernels
 #      the encoder was not tuned on, e.g. Debian's ROCm libraries
@@ -36,6 +40,7 @@
 #   REPEAT             runs per measurement; wall and CPU time are the mean
 #                      of all runs, peak RSS is the last run's (default 5)
 #   CORPUS_ARCHS       targets of corpora a and b (default the 8 below)
+#   HELDOUT_ARCHS      targets of corpus d (default the 12 below)
 #   CORPUS_VARIANTS, CLANG, JOBS  passed to gen-corpus.sh (CORPUS_KERNELS and
 #                      CORPUS_DEBUG are set per corpus)
 # Exits 1 if a run fails or an unbundled code object differs; goals not met
@@ -52,12 +57,13 @@ repeat=${REPEAT:-5}
 corpora=${CORPORA:-a b c}
 archs=${CORPUS_ARCHS:-gfx906,gfx908,gfx90a,gfx942,gfx1030,gfx1100,gfx1101,gfx1200}
 small_archs=gfx90a,gfx1100
+heldout_archs=${HELDOUT_ARCHS:-gfx900,gfx906,gfx908,gfx90a,gfx942,gfx950,gfx1030,gfx1100,gfx1101,gfx1151,gfx1200,gfx1201}
 pick=gfx90a
 unset CORPUS_KERNELS CORPUS_DEBUG
 
 [ -x "$LLVM" ] || { echo "$0: $LLVM not found" >&2; exit 1; }
 for c in $corpora; do
-  case $c in a|b|c|real:*:*) ;; *) echo "$0: CORPORA: unknown corpus '$c' (a, b, c or real:LIB:N)" >&2; exit 2;; esac
+  case $c in a|b|c|d|e|real:*:*) ;; *) echo "$0: CORPORA: unknown corpus '$c' (a, b, c, d, e or real:LIB:N)" >&2; exit 2;; esac
 done
 [ ${#levels[@]} -gt 0 ] || { echo "$0: no LEVELS" >&2; exit 2; }
 [ "$repeat" -ge 1 ] 2>/dev/null || { echo "$0: REPEAT must be >= 1" >&2; exit 2; }
@@ -243,6 +249,8 @@ for c in $corpora; do
     a) ensure_corpus "$work/corpus" "$archs" 1 0 ;;
     b) ensure_corpus "$work/corpus-b" "$archs" 2 1 ;;
     c) ensure_corpus "$work/corpus-b" "$small_archs" 2 1 ;;
+    d) ensure_corpus "$work/corpus-d" "$heldout_archs" 3 1 ;;
+    e) ensure_corpus "$work/corpus-d" "$small_archs" 3 1 ;;
   esac
 done
 
@@ -263,6 +271,9 @@ for c in $corpora; do
     b) bench_corpus b "$work/corpus-b" "$archs" \
          "CORPUS_KERNELS=2 CORPUS_DEBUG=1 scripts/gen-corpus.sh (other kernels, -g)" ;;
     c) bench_corpus c "$work/corpus-b" "$small_archs" "2 targets of corpus B" ;;
+    d) bench_corpus d "$work/corpus-d" "$heldout_archs" \
+         "CORPUS_KERNELS=3 CORPUS_DEBUG=1 scripts/gen-corpus.sh, 12 targets (held out: kernels written after tuning, -g)" ;;
+    e) bench_corpus e "$work/corpus-d" "$small_archs" "2 targets of corpus D (held out)" ;;
     real:*)
       realn=$((${realn:-0} + 1))
       spec=${c#real:}
