@@ -179,13 +179,21 @@ func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
 	w.add(uint64(c.llx[i]), uint(llBits[c.llc[i]]))
 	w.add(uint64(c.mlx[i]), uint(mlBits[c.mlc[i]]))
 	w.add(uint64(c.ofx[i]), uint(c.ofc[i]))
+	// A sequence takes at most 26 bits of states (tables of at most 9, 9
+	// and 8 bits), 16 + 16 of lengths and 31 of offset: two flushes, each
+	// leaving at most 7 bits, keep the accumulator within 64, and 12 bytes
+	// a sequence is room enough.
+	w.reserve(12 * n)
+	w.flush()
 	for i--; i >= 0; i-- {
 		sOF.encode(&w, c.ofc[i])
 		sML.encode(&w, c.mlc[i])
 		sLL.encode(&w, c.llc[i])
-		w.add(uint64(c.llx[i]), uint(llBits[c.llc[i]]))
-		w.add(uint64(c.mlx[i]), uint(mlBits[c.mlc[i]]))
-		w.add(uint64(c.ofx[i]), uint(c.ofc[i]))
+		w.put(uint64(c.llx[i]), uint(llBits[c.llc[i]]))
+		w.flush()
+		w.put(uint64(c.mlx[i]), uint(mlBits[c.mlc[i]]))
+		w.put(uint64(c.ofx[i]), uint(c.ofc[i]))
+		w.flush()
 	}
 	sML.flush(&w)
 	sOF.flush(&w)

@@ -108,13 +108,15 @@ func (s *fseState) init(t *fseTable, sym uint8) {
 	s.value = uint32(t.state[int32(v>>nb)+tt.deltaFind])
 }
 
+// encode puts the bits of sym's transition (at most the table's log) into
+// w's accumulator, without flushing it.
 func (s *fseState) encode(w *bitWriter, sym uint8) {
 	if s.t.rle {
 		return
 	}
 	tt := s.t.tt[sym]
 	nb := (s.value + tt.deltaBits) >> 16
-	w.add(uint64(s.value), uint(nb))
+	w.put(uint64(s.value), uint(nb))
 	s.value = uint32(s.t.state[int32(s.value>>nb)+tt.deltaFind])
 }
 
