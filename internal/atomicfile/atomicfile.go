@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -137,11 +138,12 @@ func create(target string, likeOpen, inPlace bool) (*File, error) {
 		}
 		return nil, err
 	}
+	track(f.Name())
 	// CreateTemp uses 0600; LLVM's outputs get 0666 &^ umask.
 	mask := umask()
 	if err := f.Chmod(0o666 &^ mask); err != nil {
 		f.Close()
-		os.Remove(f.Name())
+		settle(func() error { return remove(f.Name()) })
 		return nil, err
 	}
 	return &File{File: f, target: target}, nil
@@ -178,7 +180,8 @@ func inSystemFolder(path string) bool {
 // a temporary file beside the target (named, if it was not) until Commit
 // renames it or Abort removes it. A caller that puts many outputs in place
 // at once parks each when written, so that it holds no file descriptor for
-// them; a process killed meanwhile leaves the named temporary files behind.
+// them. A process ended meanwhile by SIGINT, SIGTERM or SIGHUP removes the
+// named temporary files first (on Unix); one killed outright leaves them.
 // It does nothing to standard output or a file written in place. After a
 // failed Park, Commit returns Park's error.
 func (f *File) Park() error {
@@ -187,17 +190,24 @@ func (f *File) Park() error {
 	}
 	name := f.File.Name()
 	if f.unnamed {
-		n, err := linkUnnamed(f.File)
+		var err error
+		settle(func() error {
+			if name, err = linkUnnamed(f.File); err == nil {
+				pending.names[name] = true
+			}
+			return nil
+		})
 		if err != nil {
 			f.done, f.err = true, err
 			f.File.Close()
 			return err
 		}
-		name, f.unnamed = n, false
+		f.unnamed = false
+		watchSignals()
 	}
 	if err := f.File.Close(); err != nil {
 		f.done, f.err = true, err
-		os.Remove(name)
+		settle(func() error { return remove(name) })
 		return err
 	}
 	f.parked = name
@@ -214,35 +224,34 @@ func (f *File) Commit() error {
 		return nil
 	}
 	if f.parked != "" {
-		if err := os.Rename(f.parked, f.target); err != nil {
-			os.Remove(f.parked)
-			return err
-		}
-		return nil
+		return settle(func() error { return rename(f.parked, f.target) })
 	}
 	if f.direct {
 		return f.File.Close()
 	}
-	name := f.File.Name()
 	if f.unnamed {
-		// Named just before the rename: only a kill between the two
-		// leaves a temporary file.
-		n, err := linkUnnamed(f.File)
-		if err != nil {
-			f.File.Close()
-			return err
-		}
-		name = n
+		// Named just before the rename, both under the lock a signal's
+		// cleanup takes: a SIGKILL between the two leaves a temporary
+		// file, nothing else.
+		return settle(func() error {
+			name, err := linkUnnamed(f.File)
+			if err != nil {
+				f.File.Close()
+				return err
+			}
+			if err := f.File.Close(); err != nil {
+				os.Remove(name)
+				return err
+			}
+			return rename(name, f.target)
+		})
 	}
+	name := f.File.Name()
 	if err := f.File.Close(); err != nil {
-		os.Remove(name)
+		settle(func() error { return remove(name) })
 		return err
 	}
-	if err := os.Rename(name, f.target); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+	return settle(func() error { return rename(name, f.target) })
 }
 
 // Abort discards the temporary file. It is a no-op after Commit.
@@ -259,12 +268,63 @@ func (f *File) Abort() {
 		return
 	}
 	if f.parked != "" {
-		os.Remove(f.parked)
+		settle(func() error { return remove(f.parked) })
 		return
 	}
 	name := f.File.Name()
 	f.File.Close()
 	if !f.unnamed {
+		settle(func() error { return remove(name) })
+	}
+}
+
+// pending lists the named temporary files not yet renamed or removed:
+// CreateTemp's, and parked ones. A process interrupted by SIGINT, SIGTERM
+// or SIGHUP removes them before it dies (watchSignals, on Unix).
+var pending = struct {
+	sync.Mutex
+	names map[string]bool
+}{names: map[string]bool{}}
+
+// track lists name, and makes sure signals are watched.
+func track(name string) {
+	pending.Lock()
+	pending.names[name] = true
+	pending.Unlock()
+	watchSignals()
+}
+
+// settle runs op, which renames or removes listed files (rename, remove),
+// with the list locked: the cleanup of a signal never runs halfway
+// through it.
+func settle(op func() error) error {
+	pending.Lock()
+	defer pending.Unlock()
+	return op()
+}
+
+// rename renames a listed file, removing it if that fails, and forgets
+// it; pending must be locked.
+func rename(name, target string) error {
+	delete(pending.names, name)
+	if err := os.Rename(name, target); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// remove removes a listed file and forgets it; pending must be locked.
+func remove(name string) error {
+	delete(pending.names, name)
+	return os.Remove(name)
+}
+
+// removePending removes every listed file, for a process about to die of
+// a signal: the list stays locked, so no output is renamed afterwards.
+func removePending() {
+	pending.Lock()
+	for name := range pending.names {
 		os.Remove(name)
 	}
 }
