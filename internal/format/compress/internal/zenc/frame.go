@@ -91,6 +91,7 @@ const (
 	maxSegment = 32 << 20
 	warmBytes  = 4 << 20  // hash tables
 	warmLDM    = 32 << 20 // long-distance matches (their table only: samples are shared)
+	warmFar    = 32 << 20 // the optimal parser's table of older positions (farFill)
 )
 
 // segments cuts n bytes into segment boundaries (multiples of blockMax):
@@ -191,9 +192,16 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 	defer close(out)
 	start, end := bounds[i], bounds[i+1]
 	warm := max(0, start-warmBytes)
-	m := newMatcher(src, p, warm, end-warm)
+	base := warm
+	if p.opt {
+		base = max(0, start-warmFar)
+	}
+	m := newMatcher(src, p, base, end-base)
 	if p.ldm {
 		m.ldm = findLDM(src, chunks, i, max(0, start-warmLDM), p.ldmLog)
+	}
+	if base < warm {
+		m.farFill(base, warm)
 	}
 	m.warm(warm, max(warm, min(start, len(src)-8)))
 	var o *optimal

@@ -32,10 +32,11 @@ type params struct {
 type matcher struct {
 	src   []byte
 	p     params
-	head  []int32 // hash -> position-base+1 of the latest occurrence
-	long  []int32 // 8-byte hash -> position-base+1 of the latest occurrence
-	chain []int32 // position&mask -> position-base+1 of the previous occurrence
-	tree  []int32 // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
+	head  []int32  // hash -> position-base+1 of the latest occurrence
+	long  []int32  // 8-byte hash -> position-base+1 of the latest occurrence
+	chain []int32  // position&mask -> position-base+1 of the previous occurrence
+	tree  []int32  // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
+	far   []uint64 // optimal parsing: 4-byte hash -> (position-base+1)<<32 | the 4 bytes, of the latest before the warm-up (farFill)
 	// treeInsert's read-ahead: the head of position pfPos's hash pfHash.
 	pfPos  int
 	pfHash uint32
@@ -75,6 +76,9 @@ func (p params) tableBytes(n int) int {
 	}
 	if p.ldm {
 		b += 8 * ldmBucket << ldmHashLog // findLDM's table, at its largest
+	}
+	if p.opt {
+		b += 8 << farLog // farFill's table
 	}
 	return b
 }

@@ -173,3 +173,30 @@ func TestTablesBoundWorkers(t *testing.T) {
 		t.Errorf("level 3: %d segments at once, want 64", n)
 	}
 }
+
+// TestFarHistory: a segment's parser finds a short repeat of bytes before
+// its tree's warm-up (farFill), which it would not find otherwise.
+func TestFarHistory(t *testing.T) {
+	// The table keeps the latest position of each hash: the repeated bytes
+	// are among the last before the warm-up.
+	const far, warm, at = 4<<20 - 1000, 4 << 20, 6 << 20
+	src := make([]byte, 8<<20)
+	rand.New(rand.NewSource(7)).Read(src)
+	copy(src[at:at+12], src[far:])
+	p := levelParams(19, len(src))
+	for _, fill := range []bool{false, true} {
+		m := newMatcher(src, p, 0, len(src))
+		if fill {
+			m.farFill(0, warm)
+		}
+		m.warm(warm, at)
+		o := newOptimal(m)
+		found := false
+		for _, c := range o.candidates(at, len(src), [3]uint32{1, 4, 8}, 1) {
+			found = found || c.off == at-far && c.length >= 12
+		}
+		if found != fill {
+			t.Errorf("farFill %v: the 12-byte repeat %d back found: %v", fill, at-far, found)
+		}
+	}
+}
