@@ -327,31 +327,10 @@ type optimal struct {
 	nodes []optNode
 	cands []cand
 	path  []int // match ends of the stretch's path, backwards
-	// farFill's entries for the positions from farPos on, read ahead
-	// (farEntry).
-	farPos int
-	farBuf [64]uint64
 }
 
 func newOptimal(m *matcher) *optimal {
-	return &optimal{matcher: m, nodes: make([]optNode, optNum+1), farPos: -len(optimal{}.farBuf)}
-}
-
-// farEntry returns farFill's entry for the 4 bytes at q. The entries of the
-// 64 positions from q on are read at once when q is not among those read
-// last: independent loads, whose cache misses overlap, where one at a time
-// each would wait for its own (the parse asks for most positions of a run
-// of literals, and a tenth of the time went to these misses).
-func (o *optimal) farEntry(q int) uint64 {
-	if i := q - o.farPos; i >= 0 && i < len(o.farBuf) {
-		return o.farBuf[i]
-	}
-	o.farPos = q
-	src := o.src[q:min(q+len(o.farBuf)+3, len(o.src))]
-	for i := 0; i+4 <= len(src); i++ {
-		o.farBuf[i] = o.far[binary.LittleEndian.Uint32(src[i:])*prime4>>(32-farLog)]
-	}
-	return o.farBuf[0]
+	return &optimal{matcher: m, nodes: make([]optNode, optNum+1)}
 }
 
 // candidates lists the matches at q that end by limit, after litlen
@@ -392,7 +371,8 @@ func (o *optimal) candidates(q, limit int, rep [3]uint32, litlen uint32) []cand 
 		if len(out) > 0 {
 			best = max(best, out[len(out)-1].length)
 		}
-		if e := o.farEntry(q); uint32(e) == binary.LittleEndian.Uint32(src[q:]) && e != 0 {
+		v := binary.LittleEndian.Uint32(src[q:])
+		if e := o.far[v*prime4>>(32-farLog)]; uint32(e) == v && e != 0 {
 			c := int(e>>32) - 1 + o.base
 			if n := matchLen(src, c, q, limit); n > best && n >= 4 && q-c <= 1<<WindowLog {
 				out = append(out, cand{uint32(q - c), n})
