@@ -136,8 +136,13 @@ func (t *Tail) ReadAt(p []byte, off int64) (int, error) {
 	return t.f.File.ReadAt(p, t.start+off)
 }
 
-// Close truncates the file to where the region began.
+// Close truncates the file to where the region began. It only ever
+// shrinks the file: regions closed oldest first (a failed run of several)
+// leave it at the first one's start.
 func (t *Tail) Close() error {
+	if t.start >= t.f.Size {
+		return nil
+	}
 	if err := t.f.File.Truncate(t.start); err != nil {
 		return err
 	}

@@ -40,3 +40,34 @@ func TestTail(t *testing.T) {
 		t.Fatalf("file holds %q (%v), want \"headregion\"", all, err)
 	}
 }
+
+// Regions closed oldest first, as a failed run of several is, leave the
+// file at the first one's start: a later Close never grows it back.
+func TestTailsClosedOldestFirst(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	io.WriteString(f.Writer(100, "input"), "head")
+	var tails []*Tail
+	for _, s := range []string{"one", "two", "three"} {
+		tl := f.Tail()
+		io.WriteString(tl, s)
+		tails = append(tails, tl)
+	}
+	for _, tl := range tails {
+		if err := tl.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fi, err := f.Stat()
+	if err != nil || f.Size != 4 || fi.Size() != 4 {
+		t.Errorf("after closing every region: Size %d, file %d bytes (%v), want 4", f.Size, fi.Size(), err)
+	}
+	io.WriteString(f.Tail(), "next")
+	all := make([]byte, f.Size)
+	if _, err := f.ReadAt(all, 0); err != nil || string(all) != "headnext" {
+		t.Errorf("file holds %q (%v), want \"headnext\"", all, err)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -228,10 +229,18 @@ func (o Options) memberData(m *ar.Member) (io.ReaderAt, int64, error) {
 	}
 	out, n, err := decompress(sr, size)
 	var tl *spool.TooLargeError
-	if errors.As(err, &tl) || errors.Is(err, bundle.ErrTooLarge) {
-		return nil, 0, fmterr.Messagef("'%s(%s)': %w", o.ArchiveName, m.Name, err)
+	var btl *bundle.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, 0, fmterr.Messagef("'%s(%s)': %w", o.ArchiveName, m.Name, tl)
+	case errors.As(err, &btl):
+		return nil, 0, fmterr.Messagef("'%s(%s)': %w", o.ArchiveName, m.Name, btl)
 	}
 	if err != nil {
+		var ie *bundle.InflateError
+		if errors.As(err, &ie) {
+			err = ie.Err // LLVM's reason, or why the temporary file failed
+		}
 		return nil, 0, fmterr.Messagef("Failed to decompress code object: %s", fmterr.LLVMMessage(err))
 	}
 	return out, n, nil
@@ -419,7 +428,7 @@ func inflate(r io.ReaderAt, size int64) (io.ReaderAt, int64, error) {
 		return nil, 0, err
 	}
 	_, err = bundle.Inflate(r, size, &bundle.Options{
-		MaxInflated: MaxInflated,
+		MaxInflated: math.MaxInt64, // the cap is the member's
 		MaxTotal:    MaxInflated,
 		Scratch:     func() (bundle.Scratch, error) { return f.Tail(), nil },
 	})

@@ -3,6 +3,7 @@ package bundler
 import (
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/goffload/goffload/fmterr"
@@ -158,8 +159,10 @@ func (s *memberSpool) decompress(r io.ReaderAt, size int64) (io.ReaderAt, int64,
 	}
 	start := time.Now()
 	begin := s.f.Size
+	// The cap is the member's, whatever the number of its bundles: a
+	// per-bundle cap would also stop the first past it, as damage.
 	inf, err := bundle.Inflate(r, size, &bundle.Options{
-		MaxInflated: maxDecompressed,
+		MaxInflated: math.MaxInt64,
 		MaxTotal:    maxDecompressed,
 		Hash:        s.j.Verbose,
 		Scratch:     func() (bundle.Scratch, error) { return s.f.Tail(), nil },

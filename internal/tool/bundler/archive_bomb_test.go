@@ -106,3 +106,28 @@ func TestArchiveDecompressedCap(t *testing.T) {
 		t.Errorf("under the cap: exit %d: %s", code, stderr.String())
 	}
 }
+
+// The cap is the member's, however many CCOBs it holds back to back: a
+// small one then one past the cap is reported as too large, as one CCOB
+// past it is, not as damage.
+func TestArchiveDecompressedCapBackToBack(t *testing.T) {
+	const limit = 1 << 20
+	defer bundler.SetMaxDecompressed(limit)()
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib.a")
+	member := append(bombCCOB(64), bombCCOB(4*limit)...)
+	var b bytes.Buffer
+	if err := ar.WriteGNU(&b, []ar.NewMember{{Name: "two.o", Data: bytes.NewReader(member), Size: int64(len(member))}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lib, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := bundler.Main([]string{"clang-offload-bundler", "-type=a", "-unbundle", "-input=" + lib,
+		"-targets=" + gfx906, "-output=" + filepath.Join(dir, "d.a")}, strings.NewReader(""), &stdout, &stderr)
+	want := fmt.Sprintf("'%s(two.o)': the decompressed bundle is larger than %d bytes", lib, limit)
+	if code == 0 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q; want an error saying %q", code, stderr.String(), want)
+	}
+}
