@@ -6,10 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"flag"
-	"github.com/goffload/goffload/internal/format/kpak"
 	"io"
-	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,93 +16,12 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/goffload/goffload/internal/format/kpak"
 	"github.com/goffload/goffload/internal/hipfatbin"
+	"github.com/goffload/goffload/internal/test/msgpacktest"
 )
 
 var kpakUpdate = flag.Bool("kpak.update", false, "rewrite testdata/kpak-* from the builders in kpak_test.go")
-
-// kpakEncode is a tiny msgpack encoder for the tests: the smallest form of
-// every value, map keys sorted; a kpakRaw is written as is.
-func kpakEncode(b []byte, v any) []byte {
-	switch x := v.(type) {
-	case kpakRaw:
-		return append(b, x...)
-	case nil:
-		return append(b, 0xc0)
-	case bool:
-		if x {
-			return append(b, 0xc3)
-		}
-		return append(b, 0xc2)
-	case int:
-		return kpakEncode(b, int64(x))
-	case int64:
-		switch {
-		case x >= 0:
-			return kpakEncode(b, uint64(x))
-		case x >= -32:
-			return append(b, byte(x))
-		}
-		return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(x))
-	case uint64:
-		switch {
-		case x <= 0x7f:
-			return append(b, byte(x))
-		case x <= math.MaxUint8:
-			return append(b, 0xcc, byte(x))
-		case x <= math.MaxUint16:
-			return binary.BigEndian.AppendUint16(append(b, 0xcd), uint16(x))
-		case x <= math.MaxUint32:
-			return binary.BigEndian.AppendUint32(append(b, 0xce), uint32(x))
-		}
-		return binary.BigEndian.AppendUint64(append(b, 0xcf), x)
-	case string:
-		switch n := len(x); {
-		case n < 32:
-			b = append(b, 0xa0|byte(n))
-		case n <= math.MaxUint8:
-			b = append(b, 0xd9, byte(n))
-		case n <= math.MaxUint16:
-			b = binary.BigEndian.AppendUint16(append(b, 0xda), uint16(n))
-		default:
-			b = binary.BigEndian.AppendUint32(append(b, 0xdb), uint32(n))
-		}
-		return append(b, x...)
-	case []byte:
-		return append(binary.BigEndian.AppendUint32(append(b, 0xc6), uint32(len(x))), x...)
-	case []string:
-		a := make([]any, len(x))
-		for i, s := range x {
-			a[i] = s
-		}
-		return kpakEncode(b, a)
-	case []any:
-		b = kpakLen(b, 0x90, 0xdc, len(x))
-		for _, e := range x {
-			b = kpakEncode(b, e)
-		}
-		return b
-	case map[string]any:
-		b = kpakLen(b, 0x80, 0xde, len(x))
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			b = kpakEncode(kpakEncode(b, k), x[k])
-		}
-		return b
-	}
-	panic("kpakEncode: unexpected value")
-}
-
-type kpakRaw []byte
-
-func kpakLen(b []byte, fix, long byte, n int) []byte {
-	switch {
-	case n < 16:
-		return append(b, fix|byte(n))
-	case n <= math.MaxUint16:
-		return binary.BigEndian.AppendUint16(append(b, long), uint16(n))
-	}
-	return binary.BigEndian.AppendUint32(append(b, long+1), uint32(n))
-}
 
 // kpakCodeObject is a minimal AMDGPU code object: an ELF header for
 // processor mach, code object v5, then pad bytes.
@@ -206,7 +122,7 @@ func kpakArchive(t testing.TB, scheme string, codes []kpakCode, edit func(toc ma
 	}
 	lay.tocOff = int64(len(b))
 	binary.LittleEndian.PutUint64(b[8:], uint64(lay.tocOff))
-	return kpakEncode(b, toc), lay
+	return msgpacktest.Append(b, toc), lay
 }
 
 // kpakEntryMap returns the toc entry of key and arch, for edits.
@@ -368,7 +284,7 @@ func TestKPAKDamage(t *testing.T) {
 		}, []string{"TOC"}, nil, nil},
 		{"TOC not a map", func(t *testing.T) []byte {
 			b, lay := kpakArchive(t, kpak.None, kpakCodes, nil)
-			return kpakEncode(b[:lay.tocOff], []any{1, 2})
+			return msgpacktest.Append(b[:lay.tocOff], []any{1, 2})
 		}, []string{"TOC"}, ErrMalformed, nil},
 		{"bytes after the TOC", func(t *testing.T) []byte {
 			b, _ := kpakArchive(t, kpak.None, kpakCodes, nil)
@@ -647,7 +563,7 @@ var kpakRefMap = map[string]any{
 }
 
 func TestKpackRef(t *testing.T) {
-	ref := kpakEncode(nil, kpakRefMap)
+	ref := msgpacktest.Append(nil, kpakRefMap)
 	want := &KpackRef{KernelName: "lib/libfoo.so", SearchPaths: []string{"../.kpack/foo_@GFXARCH@.kpack", "../.kpack/foo_gfx1100.kpack"}}
 	for _, c := range []struct {
 		name string
@@ -679,7 +595,7 @@ func TestKpackRef(t *testing.T) {
 }
 
 func TestKpackRefDamage(t *testing.T) {
-	enc := func(m map[string]any) []byte { return kpakEncode(nil, m) }
+	enc := func(m map[string]any) []byte { return msgpacktest.Append(nil, m) }
 	with := func(k string, v any) []byte {
 		m := map[string]any{}
 		for k, v := range kpakRefMap {
@@ -702,7 +618,7 @@ func TestKpackRefDamage(t *testing.T) {
 		{"pointer outside", kpakELF(elf.ET_DYN, 2, 0x3000, good), secHIPSegment},
 		{"not msgpack", kpakELF(elf.ET_DYN, 2, 0x2000, []byte{0xc1, 0, 0}), secKpackRef},
 		{"cut short", kpakELF(elf.ET_DYN, 2, 0x2000, good[:len(good)-4]), secKpackRef},
-		{"not a map", kpakELF(elf.ET_DYN, 2, 0x2000, kpakEncode(nil, []any{"x"})), secKpackRef},
+		{"not a map", kpakELF(elf.ET_DYN, 2, 0x2000, msgpacktest.Append(nil, []any{"x"})), secKpackRef},
 		{"no kernel_name", kpakELF(elf.ET_DYN, 2, 0x2000, with("kernel_name", nil)), "kernel_name"},
 		{"kernel_name not a string", kpakELF(elf.ET_DYN, 2, 0x2000, with("kernel_name", 5)), "kernel_name"},
 		{"no search paths", kpakELF(elf.ET_DYN, 2, 0x2000, with("kpack_search_paths", nil)), "kpack_search_paths"},
@@ -744,7 +660,7 @@ func TestKPAKTestdata(t *testing.T) {
 		name := "kpak-" + strings.TrimSuffix(scheme, "-per-kernel") + ".kpack"
 		files[name], _ = kpakArchive(t, scheme, codes, nil)
 	}
-	files["kpak-hipk.so"] = kpakELF(elf.ET_DYN, 2, 0x2000, kpakEncode(nil, kpakRefMap))
+	files["kpak-hipk.so"] = kpakELF(elf.ET_DYN, 2, 0x2000, msgpacktest.Append(nil, kpakRefMap))
 	// The archives kpak-hipk.so's wrappers name (lib/libfoo.so, TUs 0
 	// and 1), for package tree's kpack checks: gfx1100 complete, gfx1030
 	// lacking TU 1, and an archive with no code object.
@@ -800,8 +716,8 @@ func FuzzKPAK(f *testing.F) {
 		b, _ := kpakArchive(f, scheme, kpakCodes[:2], nil)
 		f.Add(b)
 	}
-	f.Add(kpakELF(elf.ET_DYN, 1, 0x2000, kpakEncode(nil, kpakRefMap)))
-	f.Add(kpakELF(elf.ET_REL, 1, 0, kpakEncode(nil, kpakRefMap)))
+	f.Add(kpakELF(elf.ET_DYN, 1, 0x2000, msgpacktest.Append(nil, kpakRefMap)))
+	f.Add(kpakELF(elf.ET_REL, 1, 0, msgpacktest.Append(nil, kpakRefMap)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l := kpakRead(data)
 		for _, o := range l.Objects {

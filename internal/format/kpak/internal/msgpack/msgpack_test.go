@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/goffload/goffload/internal/test/msgpacktest"
 )
 
 // h builds input bytes from pieces: a string is taken as is, an int is one
@@ -203,56 +205,6 @@ func TestUint(t *testing.T) {
 	}
 }
 
-// encode is a minimal encoder of decoded values, for round trips: the
-// smallest form of every value, map keys sorted.
-func encode(b []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(b, 0xc0)
-	case bool:
-		if x {
-			return append(b, 0xc3)
-		}
-		return append(b, 0xc2)
-	case int64:
-		switch {
-		case x >= 0 && x <= 0x7f:
-			return append(b, byte(x))
-		case x < 0 && x >= -32:
-			return append(b, byte(x))
-		case x >= 0:
-			return binary.BigEndian.AppendUint64(append(b, 0xcf), uint64(x))
-		}
-		return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(x))
-	case uint64:
-		return binary.BigEndian.AppendUint64(append(b, 0xcf), x)
-	case float64:
-		return binary.BigEndian.AppendUint64(append(b, 0xcb), math.Float64bits(x))
-	case string:
-		return append(binary.BigEndian.AppendUint32(append(b, 0xdb), uint32(len(x))), x...)
-	case []byte:
-		return append(binary.BigEndian.AppendUint32(append(b, 0xc6), uint32(len(x))), x...)
-	case []any:
-		b = binary.BigEndian.AppendUint32(append(b, 0xdd), uint32(len(x)))
-		for _, e := range x {
-			b = encode(b, e)
-		}
-		return b
-	case map[string]any:
-		b = binary.BigEndian.AppendUint32(append(b, 0xdf), uint32(len(x)))
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			b = encode(encode(b, k), x[k])
-		}
-		return b
-	}
-	panic("encode: unexpected value")
-}
-
 func FuzzDecode(f *testing.F) {
 	for _, c := range good {
 		f.Add(c.in)
@@ -273,12 +225,12 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("used %d of %d bytes", n, len(in))
 		}
 		// Whatever decodes, encodes and decodes back to the same value.
-		enc := encode(nil, v)
+		enc := msgpacktest.Append(nil, v)
 		v2, n2, err := Decode(enc)
 		if err != nil || n2 != len(enc) {
 			t.Fatalf("re-decoding %#v: %d of %d bytes, %v", v, n2, len(enc), err)
 		}
-		if enc2 := encode(nil, v2); !bytes.Equal(enc, enc2) {
+		if enc2 := msgpacktest.Append(nil, v2); !bytes.Equal(enc, enc2) {
 			t.Fatalf("round trip changed %#v into %#v", v, v2)
 		}
 	})
