@@ -190,12 +190,14 @@ func (f *File) Park() error {
 	}
 	name := f.File.Name()
 	if f.unnamed {
-		var err error
-		settle(func() error {
-			if name, err = linkUnnamed(f.File); err == nil {
-				pending.names[name] = true
+		// Named and listed under the lock: a signal's cleanup sees it.
+		err := settle(func() error {
+			n, err := linkUnnamed(f.File)
+			if err == nil {
+				name = n
+				pending.names[n] = true
 			}
-			return nil
+			return err
 		})
 		if err != nil {
 			f.done, f.err = true, err
