@@ -51,3 +51,26 @@ func TestDecode(t *testing.T) {
 		t.Errorf("far match without history: %v", err)
 	}
 }
+
+// TestDecodeOneFrame: Decode reads one frame and not a byte more, so a
+// frame followed by another decodes to the first's content only, with
+// the second left unread (DecompressTo then refuses the input as data
+// after the frame). The fuzzer found the test's own oracle disagreeing
+// here: an empty frame followed by one of 35 bytes.
+func TestDecodeOneFrame(t *testing.T) {
+	second := Encode(nil, []byte("thirty-five bytes of frame content!"), 3, 1)
+	for _, first := range [][]byte{Encode(nil, nil, 3, 1), Encode(nil, []byte("abc"), 19, 1)} {
+		two := append(bytes.Clone(first), second...)
+		r := bytes.NewReader(two)
+		var out memFile
+		n, err := Decode(&out, &out, r)
+		want, _ := zstd.NewReader(nil)
+		content, derr := want.DecodeAll(first, nil)
+		if err != nil || derr != nil || n != int64(len(content)) || !bytes.Equal(out.b, content) {
+			t.Errorf("first frame of %d bytes: %d bytes %q, %v (klauspost %q, %v)", len(first), n, out.b, err, content, derr)
+		}
+		if r.Len() != len(second) {
+			t.Errorf("first frame of %d bytes: %d bytes left unread, want %d", len(first), r.Len(), len(second))
+		}
+	}
+}
