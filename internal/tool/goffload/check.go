@@ -229,6 +229,9 @@ func writeCheckTable(w io.Writer, results []*tree.Result, gpus []targetid.Target
 			vs = append(vs, fmt.Sprintf("%d %s", counts[v], v))
 		}
 	}
+	if len(vs) == 0 {
+		vs = []string{"no files found"}
+	}
 	fmt.Fprintf(w, "\n%d entries for %s: %s", len(results), strings.Join(names, ", "), strings.Join(vs, ", "))
 	if hidden > 0 {
 		fmt.Fprintf(w, " (files without device code not shown: --all)")

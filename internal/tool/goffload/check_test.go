@@ -42,6 +42,11 @@ func TestCheckCommand(t *testing.T) {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
 		}
 	}
+	// An empty folder: nothing lacks code, and the summary says why.
+	out, _, code = run(t, "check", "--gpu", "gfx90a", t.TempDir())
+	if code != 0 || !strings.Contains(out, "0 entries for gfx90a: no files found") {
+		t.Errorf("empty folder: exit %d\n%s", code, out)
+	}
 	schema := checkSchema(t)
 	for _, gpus := range []string{"gfx90a", "gfx90a,gfx1030"} {
 		out, _, _ := run(t, "check", "--json", "--gpu", gpus, app, "../../../testdata/targets/generic.hipfb")
