@@ -393,3 +393,48 @@ func TestDiffObjectCOFFSections(t *testing.T) {
 	})
 	compare(t, ref, ours, cases)
 }
+
+// TestObjectRepeatedSection: bundling into an ELF host with two targets
+// that standardise to one ID. LLVM 22 hands llvm-objcopy the section twice
+// and objcopy refuses its arguments; we say what it says and, as for every
+// failure, leave no output (LLVM leaves an empty one). Under -### LLVM
+// runs no objcopy and succeeds, and so do we.
+func TestObjectRepeatedSection(t *testing.T) {
+	t.Parallel()
+	bin := ours.Path(t)
+	ref := llvmref.Path("clang-offload-bundler")
+	files := objectFiles(t)
+	const hostT = "host-x86_64-unknown-linux-gnu"
+	for _, c := range []struct{ targets, section string }{
+		{hostT + ",hip-amdgcn-amd-amdhsa--gfx906,hip-amdgcn-amd-amdhsa-unknown-gfx906", "hip-amdgcn-amd-amdhsa--gfx906"},
+		// Old IDs without the environment: the processor is read as
+		// the environment, and dropped.
+		{hostT + ",openmp-amdgcn-amd-amdhsa-gfx906,openmp-amdgcn-amd-amdhsa-gfx906:sramecc+", "openmp-amdgcn-amd-amdhsa--"},
+		{"hip-amdgcn-amd-amdhsa--gfx1030,hip-amdgcn-amd-amdhsa--gfx906," + hostT + ",hip-amdgcn-amd-amdhsa-unknown-gfx1030", "hip-amdgcn-amd-amdhsa--gfx1030"},
+	} {
+		args := []string{"-type=o", "-targets=" + c.targets, "-output=fat.o"}
+		for _, tg := range strings.Split(c.targets, ",") {
+			if tg == hostT {
+				args = append(args, "-input=clang.o")
+			} else {
+				args = append(args, "-input=d1")
+			}
+		}
+		want := "llvm-objcopy: error: --set-section-flags set multiple times for section '__CLANG_OFFLOAD_BUNDLE__" + c.section + "'\n" +
+			"clang-offload-bundler: error: 'llvm-objcopy' tool failed\n"
+		o := difftest.Run(t, bin, difftest.Case{Files: files, Args: args, Argv0: "clang-offload-bundler"})
+		if _, ok := o.Files["fat.o"]; o.Code != 1 || o.Stderr != want || ok {
+			t.Errorf("%s: exit %d, stderr %q, output written %v; want exit 1, %q", c.targets, o.Code, o.Stderr, ok, want)
+		}
+		if dry := difftest.Run(t, bin, difftest.Case{Files: files, Args: append(args, "-###"), Argv0: "clang-offload-bundler"}); dry.Code != 0 {
+			t.Errorf("%s -###: exit %d, %q", c.targets, dry.Code, dry.Stderr)
+		}
+		if ref == "" {
+			continue
+		}
+		l := difftest.Run(t, ref, difftest.Case{Files: files, Args: args, Argv0: "clang-offload-bundler"})
+		if l.Code != o.Code || l.Stderr != want || len(l.Files["fat.o"]) != 0 {
+			t.Errorf("%s: LLVM 22 exits %d with %q and a %d-byte output", c.targets, l.Code, l.Stderr, len(l.Files["fat.o"]))
+		}
+	}
+}
