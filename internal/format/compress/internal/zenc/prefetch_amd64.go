@@ -1,0 +1,8 @@
+package zenc
+
+// prefetch asks the CPU to bring the cache line holding *p closer,
+// without waiting for it: unlike a load, it never holds up the
+// instructions after it. It never faults, whatever p points at.
+//
+//go:noescape
+func prefetch(p *byte)

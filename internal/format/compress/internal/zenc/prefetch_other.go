@@ -1,0 +1,6 @@
+//go:build !amd64
+
+package zenc
+
+// prefetch does nothing where no instruction for it is written.
+func prefetch(p *byte) {}
