@@ -21,9 +21,15 @@ const DefaultMax int64 = 16 << 30
 type TooLargeError struct {
 	What string // "input", "decompressed bundle", ...
 	Max  int64
+	// Free is set when Max is not the caller's cap but half the space
+	// left where temporary files go, when the writer began.
+	Free bool
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Free {
+		return fmt.Sprintf("the %s is larger than %d bytes, half the space left for temporary files in %s (set TMPDIR to a larger file system)", e.What, e.Max, os.TempDir())
+	}
 	return fmt.Sprintf("the %s is larger than %d bytes, the most goffload holds in a temporary file", e.What, e.Max)
 }
 
@@ -60,20 +66,28 @@ func Read(r io.Reader, max int64, what string) (*File, error) {
 }
 
 // Writer returns a writer appending to f that fails with a *TooLargeError
-// once more than max bytes were written in all.
+// once more than max bytes were written in all, or once it has written
+// half the space its file system had left when it began: a source that
+// never ends (or a huge one) stops well before the disk, or the memory
+// of a tmpfs, is full.
 func (f *File) Writer(max int64, what string) io.Writer {
-	return &capWriter{f: f, max: max, what: what}
+	c := &capWriter{f: f, max: max, what: what}
+	if free, ok := freeSpace(f.File); ok && f.Size+free/2 < max {
+		c.max, c.free = f.Size+free/2, true
+	}
+	return c
 }
 
 type capWriter struct {
 	f    *File
 	max  int64
 	what string
+	free bool // max is the free-space bound
 }
 
 func (c *capWriter) Write(p []byte) (int, error) {
 	if int64(len(p)) > c.max-c.f.Size {
-		return 0, &TooLargeError{What: c.what, Max: c.max}
+		return 0, &TooLargeError{What: c.what, Max: c.max, Free: c.free}
 	}
 	n, err := c.f.File.Write(p)
 	c.f.Size += int64(n)

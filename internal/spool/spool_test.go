@@ -2,7 +2,10 @@ package spool
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +72,37 @@ func TestTailsClosedOldestFirst(t *testing.T) {
 	all := make([]byte, f.Size)
 	if _, err := f.ReadAt(all, 0); err != nil || string(all) != "headnext" {
 		t.Errorf("file holds %q (%v), want \"headnext\"", all, err)
+	}
+}
+
+// TestFreeSpaceBound: a writer stops at half the space its file system
+// had left when it began, when that is below the caller's cap, and says
+// so; the caller's cap applies when it is the lower.
+func TestFreeSpaceBound(t *testing.T) {
+	tmp, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free, ok := freeSpace(tmp.File); ok && free <= 0 {
+		t.Errorf("freeSpace = %d where temporary files go", free)
+	}
+	tmp.Close()
+	saved := freeSpace
+	defer func() { freeSpace = saved }()
+	freeSpace = func(*os.File) (int64, bool) { return 2000, true }
+	src := strings.Repeat("x", 1500)
+	_, err = Read(strings.NewReader(src), 1<<30, "input")
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Max != 1000 || !tl.Free || !strings.Contains(err.Error(), "half the space left for temporary files") {
+		t.Fatalf("1500 bytes, 2000 free: %v", err)
+	}
+	f, err := Read(strings.NewReader(src[:900]), 1<<30, "input")
+	if err != nil || f.Size != 900 {
+		t.Fatalf("900 bytes, 2000 free: %v", err)
+	}
+	f.Close()
+	_, err = Read(strings.NewReader(src), 800, "input")
+	if !errors.As(err, &tl) || tl.Max != 800 || tl.Free || !strings.Contains(err.Error(), "the most goffload holds") {
+		t.Fatalf("1500 bytes, cap 800: %v", err)
 	}
 }
