@@ -371,6 +371,11 @@ func (o *optimal) candidates(q, limit int, rep [3]uint32, litlen uint32) []cand 
 		best = l.length
 		out = append(out, cand{l.off, l.length})
 	}
+	if o.far != nil {
+		// The far table is read below when the tree finds little: ask
+		// for its entry now, so that the miss overlaps the tree's.
+		prefetch((*byte)(unsafe.Pointer(&o.far[binary.LittleEndian.Uint32(src[q:])*prime4>>(32-farLog)])))
+	}
 	o.treeFill(q, false)
 	var longest int
 	out, _, longest = o.treeInsert(q, limit, best, out, true)
