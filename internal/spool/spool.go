@@ -21,14 +21,15 @@ const DefaultMax int64 = 16 << 30
 type TooLargeError struct {
 	What string // "input", "decompressed bundle", ...
 	Max  int64
-	// Free is set when Max is not the caller's cap but half the space
-	// left where temporary files go, when the writer began.
+	// Free is set when Max is not the caller's cap but what the space left
+	// where temporary files go allowed (half of it when the writer began,
+	// less whatever else has filled that file system since).
 	Free bool
 }
 
 func (e *TooLargeError) Error() string {
 	if e.Free {
-		return fmt.Sprintf("the %s is larger than %d bytes, half the space left for temporary files in %s (set TMPDIR to a larger file system)", e.What, e.Max, os.TempDir())
+		return fmt.Sprintf("the %s is larger than %d bytes, what the space left for temporary files in %s allows (half of it; set TMPDIR to a larger file system)", e.What, e.Max, os.TempDir())
 	}
 	return fmt.Sprintf("the %s is larger than %d bytes, the most goffload holds in a temporary file", e.What, e.Max)
 }
@@ -66,28 +67,44 @@ func Read(r io.Reader, max int64, what string) (*File, error) {
 }
 
 // Writer returns a writer appending to f that fails with a *TooLargeError
-// once more than max bytes were written in all, or once it has written
-// half the space its file system had left when it began: a source that
-// never ends (or a huge one) stops well before the disk, or the memory
-// of a tmpfs, is full.
+// once f holds more than max bytes, or once it has written half the space
+// its file system had left when it began, or when that file system is
+// down to a quarter of it (other writers, other spools): a source that
+// never ends, or a huge one, stops well before the disk, or the memory of
+// a tmpfs, is full. The bounds hold where the system tells the space left
+// (Linux, macOS, FreeBSD); elsewhere max alone.
 func (f *File) Writer(max int64, what string) io.Writer {
 	c := &capWriter{f: f, max: max, what: what}
-	if free, ok := freeSpace(f.File); ok && f.Size+free/2 < max {
-		c.max, c.free = f.Size+free/2, true
+	if free, ok := freeSpace(f.File); ok {
+		c.reserve, c.check = free/4, f.Size+recheck
+		if f.Size+free/2 < max {
+			c.max, c.free = f.Size+free/2, true
+		}
 	}
 	return c
 }
 
+// recheck is how often a writer asks again for the space left.
+var recheck int64 = 64 << 20
+
 type capWriter struct {
-	f    *File
-	max  int64
-	what string
-	free bool // max is the free-space bound
+	f       *File
+	max     int64
+	what    string
+	free    bool  // max is the free-space bound
+	reserve int64 // the space left below which the writer stops (0: none)
+	check   int64 // the file size at which to ask for the space left again
 }
 
 func (c *capWriter) Write(p []byte) (int, error) {
 	if int64(len(p)) > c.max-c.f.Size {
 		return 0, &TooLargeError{What: c.what, Max: c.max, Free: c.free}
+	}
+	if c.reserve > 0 && c.f.Size+int64(len(p)) >= c.check {
+		c.check = c.f.Size + int64(len(p)) + recheck
+		if free, ok := freeSpace(c.f.File); ok && free-int64(len(p)) < c.reserve {
+			return 0, &TooLargeError{What: c.what, Max: c.f.Size, Free: true}
+		}
 	}
 	n, err := c.f.File.Write(p)
 	c.f.Size += int64(n)

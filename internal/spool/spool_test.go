@@ -93,7 +93,7 @@ func TestFreeSpaceBound(t *testing.T) {
 	src := strings.Repeat("x", 1500)
 	_, err = Read(strings.NewReader(src), 1<<30, "input")
 	var tl *TooLargeError
-	if !errors.As(err, &tl) || tl.Max != 1000 || !tl.Free || !strings.Contains(err.Error(), "half the space left for temporary files") {
+	if !errors.As(err, &tl) || tl.Max != 1000 || !tl.Free || !strings.Contains(err.Error(), "what the space left for temporary files in") {
 		t.Fatalf("1500 bytes, 2000 free: %v", err)
 	}
 	f, err := Read(strings.NewReader(src[:900]), 1<<30, "input")
@@ -105,4 +105,46 @@ func TestFreeSpaceBound(t *testing.T) {
 	if !errors.As(err, &tl) || tl.Max != 800 || tl.Free || !strings.Contains(err.Error(), "the most goffload holds") {
 		t.Fatalf("1500 bytes, cap 800: %v", err)
 	}
+}
+
+// TestFreeSpaceShrinking: a writer asks again for the space left as it
+// goes, and stops once the file system is down to a quarter of what it
+// had (others filled it); a file system that does not tell leaves the
+// caller's cap alone.
+func TestFreeSpaceShrinking(t *testing.T) {
+	saved, savedRecheck := freeSpace, recheck
+	defer func() { freeSpace, recheck = saved, savedRecheck }()
+	recheck = 100
+	free := int64(1 << 20)
+	freeSpace = func(*os.File) (int64, bool) { return free, true }
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := f.Writer(1<<30, "input")
+	chunk := []byte(strings.Repeat("y", 64))
+	for range 10 {
+		if _, err := w.Write(chunk); err != nil {
+			t.Fatalf("with room: %v", err)
+		}
+	}
+	free = 1<<18 - 1 // below a quarter of what there was
+	var tl *TooLargeError
+	for i := 0; ; i++ {
+		_, err := w.Write(chunk)
+		if err == nil && i < 3 {
+			continue
+		}
+		if !errors.As(err, &tl) || !tl.Free || tl.Max != f.Size {
+			t.Fatalf("after the file system filled up: %v (size %d)", err, f.Size)
+		}
+		break
+	}
+	freeSpace = func(*os.File) (int64, bool) { return 0, false }
+	g, err := Read(strings.NewReader(strings.Repeat("z", 5000)), 1<<30, "input")
+	if err != nil {
+		t.Fatalf("a file system that does not tell: %v", err)
+	}
+	g.Close()
 }
