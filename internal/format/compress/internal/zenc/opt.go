@@ -199,7 +199,7 @@ func (m *matcher) treeInsert(p, limit, best int, out []cand, collect bool) ([]ca
 		// so the head loaded here was asked for by the call before.
 		m.pfPos, m.pfHash = p+1, m.hash(p+1)
 		m.pfHead = m.head[m.pfHash]
-		if p+2 <= len(src)-8 {
+		if havePrefetch && p+2 <= len(src)-8 {
 			prefetch((*byte)(unsafe.Pointer(&m.head[m.hash(p+2)])))
 		}
 	}
@@ -371,7 +371,7 @@ func (o *optimal) candidates(q, limit int, rep [3]uint32, litlen uint32) []cand 
 		best = l.length
 		out = append(out, cand{l.off, l.length})
 	}
-	if o.far != nil {
+	if havePrefetch && o.far != nil {
 		// The far table is read below when the tree finds little: ask
 		// for its entry now, so that the miss overlaps the tree's.
 		prefetch((*byte)(unsafe.Pointer(&o.far[binary.LittleEndian.Uint32(src[q:])*prime4>>(32-farLog)])))

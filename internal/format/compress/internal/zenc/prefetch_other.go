@@ -2,5 +2,7 @@
 
 package zenc
 
+const havePrefetch = false
+
 // prefetch does nothing where no instruction for it is written.
 func prefetch(p *byte) {}
