@@ -322,7 +322,7 @@ func TestKPAKDamage(t *testing.T) {
 		}, []string{`toc["lib/liba.so#0"]["gfx1030"].ordinal`}, ErrMalformed, []string{all[0], all[2]}},
 		{"ordinal out of range (zstd)", func(t *testing.T) []byte {
 			b, _ := kpakArchive(t, kpak.Zstd, kpakCodes, func(toc map[string]any) {
-				kpakEntryMap(toc, "lib/liba.so#0", "gfx1100")["ordinal"] = 1 << 40
+				kpakEntryMap(toc, "lib/liba.so#0", "gfx1100")["ordinal"] = int64(1) << 40
 			})
 			return b
 		}, []string{`toc["lib/liba.so#0"]["gfx1100"].ordinal`}, ErrMalformed, all[1:]},

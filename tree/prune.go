@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/atomicfile"
@@ -214,7 +212,7 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 		case fi.Mode()&fs.ModeNamedPipe != 0:
 			special = append(special, FileReport{Path: rel, Action: Copied, Note: "named pipe, made again"})
 			if dst != "" {
-				return syscall.Mkfifo(filepath.Join(dst, rel), uint32(fi.Mode().Perm()))
+				return mkfifo(filepath.Join(dst, rel), fi.Mode())
 			}
 		case !fi.Mode().IsRegular():
 			special = append(special, FileReport{Path: rel, Action: Skipped, Note: "a " + fi.Mode().Type().String() + " file, not copied"})
@@ -478,13 +476,6 @@ func copyTimes(src, dst string) error {
 		}
 	}
 	return nil
-}
-
-func atime(fi fs.FileInfo) time.Time {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return time.Unix(st.Atim.Sec, st.Atim.Nsec)
-	}
-	return fi.ModTime()
 }
 
 // modeBits is a file's permission bits with setuid, setgid and sticky.

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 
 	"github.com/goffload/goffload/inspect"
 )
@@ -184,11 +183,3 @@ func read(path, root string, o Options) *File {
 
 // A fileID identifies a file across its names.
 type fileID struct{ dev, ino uint64 }
-
-func idOf(fi fs.FileInfo) (fileID, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{}, false
-	}
-	return fileID{uint64(st.Dev), uint64(st.Ino)}, true
-}

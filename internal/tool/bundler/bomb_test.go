@@ -75,7 +75,7 @@ func runRSS(t *testing.T, dir, bin string, args ...string) (string, int, int64) 
 	if ru == nil {
 		t.Skip("no rusage")
 	}
-	return out.String(), cmd.ProcessState.ExitCode(), ru.Maxrss
+	return out.String(), cmd.ProcessState.ExitCode(), int64(ru.Maxrss)
 }
 
 // A compressed bundle decompressing to a gigabyte is decompressed as a

@@ -118,7 +118,7 @@ func TestStreamInputUlimit(t *testing.T) {
 	if raceEnabled {
 		limit *= 3 // the race detector's shadow memory
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > limit {
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && int64(ru.Maxrss) > limit {
 		t.Errorf("peak RSS %d KB, want < %d KB", ru.Maxrss, limit)
 	}
 }
