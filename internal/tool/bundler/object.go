@@ -120,9 +120,10 @@ func (j *job) bundleObject(ins []*input, ref int) (bool, error) {
 		f.Abort() // objcopy writes the output
 		return true, j.runObjcopyBundle(ref)
 	}
-	if name, ok := j.repeatedSection(); ok {
-		// llvm-objcopy refuses its arguments before it reads a file.
-		return true, j.objcopyMessage(fmt.Sprintf("--set-section-flags set multiple times for section '%s'", name))
+	if _, t, ok := j.sameStandard(); ok {
+		// LLVM 22 hands llvm-objcopy the section twice, and objcopy
+		// refuses its arguments before it reads a file.
+		return true, j.objcopyMessage(fmt.Sprintf("--set-section-flags set multiple times for section '%s'", objfmt.BundlePrefix+t.std))
 	}
 	src, spooled, err := j.objectSources(ins, ref)
 	defer closeAll(spooled)
@@ -194,22 +195,6 @@ func closeAll(files []*spool.File) {
 func (j *job) objcopyMessage(msg string) error {
 	fmt.Fprintf(j.Stderr, "%s: error: %s\n", objcopy.Name, msg)
 	return fmterr.Messagef("'llvm-objcopy' tool failed")
-}
-
-// repeatedSection returns the first bundle section name that two targets
-// standardise to (hip-amdgcn-amd-amdhsa--gfx906 and
-// hip-amdgcn-amd-amdhsa-unknown-gfx906), which LLVM 22 hands llvm-objcopy
-// twice: objcopy refuses a second --set-section-flags for a section.
-func (j *job) repeatedSection() (string, bool) {
-	seen := make(map[string]bool, len(j.targets))
-	for _, t := range j.targets {
-		name := objfmt.BundlePrefix + t.std
-		if seen[name] {
-			return name, true
-		}
-		seen[name] = true
-	}
-	return "", false
 }
 
 // sectionFiles lists, per target, the section name and the file objcopy
