@@ -2,17 +2,9 @@
 
 package tree
 
-import (
-	"io/fs"
-	"syscall"
-	"time"
-)
+import "syscall"
 
-// atime is a file's last access time (its modification time when the
-// system does not tell).
-func atime(fi fs.FileInfo) time.Time {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return time.Unix(int64(st.Atimespec.Sec), int64(st.Atimespec.Nsec))
-	}
-	return fi.ModTime()
+// statAtime is the access time in a stat result (st_atimespec here).
+func statAtime(st *syscall.Stat_t) (sec, nsec int64) {
+	return int64(st.Atimespec.Sec), int64(st.Atimespec.Nsec)
 }

@@ -3,14 +3,12 @@
 package tree
 
 import (
-	"errors"
 	"io/fs"
+	"time"
 )
 
 // idOf: no inode here, so hard links are copied as files.
 func idOf(fs.FileInfo) (fileID, bool) { return fileID{}, false }
 
-// mkfifo: named pipes cannot be made here.
-func mkfifo(path string, perm fs.FileMode) error {
-	return &fs.PathError{Op: "mkfifo", Path: path, Err: errors.ErrUnsupported}
-}
+// atime is the modification time here: the access time is not at hand.
+func atime(fi fs.FileInfo) time.Time { return fi.ModTime() }

@@ -5,6 +5,7 @@ package tree
 import (
 	"io/fs"
 	"syscall"
+	"time"
 )
 
 // idOf identifies a file by its device and inode, so that hard links are
@@ -17,7 +18,11 @@ func idOf(fi fs.FileInfo) (fileID, bool) {
 	return fileID{uint64(st.Dev), uint64(st.Ino)}, true
 }
 
-// mkfifo makes a named pipe at path.
-func mkfifo(path string, perm fs.FileMode) error {
-	return syscall.Mkfifo(path, uint32(perm.Perm()))
+// atime is a file's last access time (its modification time when the
+// system does not tell).
+func atime(fi fs.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(statAtime(st))
+	}
+	return fi.ModTime()
 }
