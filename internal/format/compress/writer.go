@@ -10,6 +10,7 @@ import (
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/goffload/goffload/internal/fault"
 	"github.com/goffload/goffload/internal/format/compress/internal/zenc"
 )
 
@@ -33,7 +34,9 @@ type Options struct {
 
 // Compress writes src as one CCOB to dst and returns its header. The
 // header comes first and records the compressed size, so the compressed
-// payload is held in memory before it is written.
+// payload is held in memory before it is written. src may be a mapped
+// file: if it faults (truncated by another process), the error is a
+// *fault.Error.
 func Compress(dst io.Writer, src []byte, opt Options) (Header, error) {
 	h := Header{Version: opt.Version, Method: Zstd, UncompressedSize: uint64(len(src))}
 	if h.Version == 0 {
@@ -48,18 +51,35 @@ func Compress(dst io.Writer, src []byte, opt Options) (Header, error) {
 	if err := checkV2(h.Version, h.UncompressedSize, 0); err != nil {
 		return Header{}, err
 	}
-	// The hash is computed while the payload is compressed.
-	hashed := make(chan [md5.Size]byte, 1)
-	go func() { hashed <- hashMD5(src) }()
+	// The hash is computed while the payload is compressed. src may be a
+	// mapped file: a memory fault reading it (the file was truncated) is
+	// an error, in either goroutine (package fault).
+	type hash struct {
+		sum [md5.Size]byte
+		err error
+	}
+	hashed := make(chan hash, 1)
+	go func() {
+		var h hash
+		h.err = fault.Catch(func() { h.sum = hashMD5(src) })
+		hashed <- h
+	}()
 	var payload []byte
 	var err error
-	if h.Method == Zlib {
-		payload, err = compressZlib(src, opt.Level)
-	} else {
-		payload, err = compressZstd(src, opt.Level)
+	if ferr := fault.Catch(func() {
+		if h.Method == Zlib {
+			payload, err = compressZlib(src, opt.Level)
+		} else {
+			payload, err = compressZstd(src, opt.Level)
+		}
+	}); ferr != nil {
+		err = ferr
 	}
 	sum := <-hashed
-	copy(h.Hash[:], sum[:8])
+	copy(h.Hash[:], sum.sum[:8])
+	if err == nil {
+		err = sum.err
+	}
 	if err != nil {
 		return Header{}, err
 	}

@@ -2,13 +2,15 @@ package bundler
 
 import (
 	"bytes"
-	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/internal/llvm/oserr"
+	"errors"
 	"io"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/fault"
 	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/llvm/llvmtool"
+	"github.com/goffload/goffload/internal/llvm/oserr"
 	"github.com/goffload/goffload/internal/tool/bundler/bigbuf"
 )
 
@@ -91,10 +93,26 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 		}
 		buf := bigbuf.New(int(sizeHint))
 		defer buf.Free()
-		if err := write(buf); err != nil {
-			return err
+		// The buffer maps the inputs it can (bigbuf): reading it faults
+		// if one is truncated meanwhile, an error naming it.
+		var err error
+		if ferr := fault.Catch(func() { err = write(buf) }); ferr != nil {
+			err = ferr
 		}
-		return j.writeCompressed(path, buf.Bytes())
+		if err == nil {
+			if beforeCompress != nil {
+				beforeCompress()
+			}
+			err = j.writeCompressed(path, buf.Bytes())
+		}
+		if fe := (*fault.Error)(nil); errors.As(err, &fe) {
+			name, ok := buf.Source(fe.Addr)
+			if !ok {
+				return err
+			}
+			return oserr.PathMessage(name, errTruncated)
+		}
+		return err
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
@@ -113,6 +131,13 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 	}
 	return nil
 }
+
+// beforeCompress, if set, runs between building a bundle in memory and
+// compressing it (tests truncate an input there).
+var beforeCompress func()
+
+// errTruncated is the error of an input truncated while it was mapped.
+var errTruncated = errors.New("file truncated or unreadable while it was read")
 
 // writeCompressed compresses data into a CCOB at path. LLVM opens the
 // output before it compresses, so an output it cannot create is reported

@@ -3,15 +3,16 @@ package bundler
 import (
 	"errors"
 	"fmt"
-	"github.com/goffload/goffload/internal/llvm/oserr"
 	"io"
 	"math"
 	"runtime/debug"
 	"time"
 
 	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/internal/fault"
 	"github.com/goffload/goffload/internal/format/bundle"
 	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/llvm/oserr"
 	"github.com/goffload/goffload/internal/spool"
 )
 
@@ -119,6 +120,9 @@ func (j *job) compress(w io.Writer, data []byte) error {
 	cw := &countWriter{w: w}
 	defer collectLess(len(data))()
 	h, err := compress.Compress(cw, data, opt)
+	if fe := (*fault.Error)(nil); errors.As(err, &fe) {
+		return fe // for the caller, who knows the file
+	}
 	if err != nil {
 		return fmterr.Messagef("%s", fmterr.LLVMMessage(err))
 	}

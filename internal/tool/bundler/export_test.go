@@ -15,3 +15,11 @@ func SetMaxTextBundle(n int64) (restore func()) {
 	maxTextBundle = n
 	return func() { maxTextBundle = old }
 }
+
+// SetBeforeCompress sets a function to run between building a bundle in
+// memory and compressing it, and returns a function removing it.
+func SetBeforeCompress(f func()) (restore func()) {
+	old := beforeCompress
+	beforeCompress = f
+	return func() { beforeCompress = old }
+}

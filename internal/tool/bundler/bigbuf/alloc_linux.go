@@ -8,8 +8,9 @@ import (
 
 const (
 	hugePage = 2 << 20
-	// Below this the Go heap does as well.
-	minMapped = 4 << 20
+	// Below this the Go heap does as well, and no file is mapped
+	// (minFileMap).
+	minMapped = minFileMap
 )
 
 // alloc maps size bytes (and up to a huge page more, to align them to one)

@@ -10,11 +10,22 @@
 // spinning worker: on a two-CPU machine that cost a fifth of a compressed
 // bundle's run time. Elsewhere, and whenever the system refuses, it is an
 // ordinary slice.
+//
+// Files read into it at page boundaries are mapped there instead (ReadFrom,
+// on 64-bit Linux): the bundler's inputs, 4096-aligned as clang asks, then
+// cost neither a copy nor fresh memory, which the kernel clears first and
+// which, on transparent huge pages, sometimes stalls for compaction (on a
+// 30 MB rocSOLVER bundle, 20-35 ms of a 150-190 ms run). A mapped file
+// truncated by another process faults when read: readers run under
+// fault.Catch, and Source names the file.
 package bigbuf
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"unsafe"
 )
 
 // A Buffer is a growable byte buffer. The zero value is empty and ready.
@@ -22,7 +33,23 @@ import (
 type Buffer struct {
 	b    []byte
 	free func()
+	maps []mapped // the files mapped into b, in order
 }
+
+// A mapped file: b[at:at+n] is name's bytes from its offset off.
+type mapped struct {
+	at, n int
+	name  string
+}
+
+const (
+	// Files shorter than this are copied: a mapping costs a system call
+	// and splits the buffer's mapping in two.
+	minFileMap = 64 << 10
+	// At most this many files are mapped into one buffer, far below the
+	// kernel's limit on mappings (vm.max_map_count, 65530 by default).
+	maxFileMaps = 1024
+)
 
 // New returns a buffer with room for size bytes.
 func New(size int) *Buffer {
@@ -47,8 +74,16 @@ func (b *Buffer) Write(p []byte) (int, error) {
 }
 
 // ReadFrom appends what r returns until io.EOF, reading straight into the
-// buffer.
+// buffer. An io.LimitedReader over a regular *os.File, at a page boundary
+// of the file and of the buffer, is mapped instead (on 64-bit Linux): the
+// file's cached pages become the buffer's, without a copy into fresh
+// memory that the kernel clears first. Reading them faults if another
+// process truncates the file meanwhile; code that reads the buffer runs
+// under fault.Catch, and Source names the file.
 func (b *Buffer) ReadFrom(r io.Reader) (int64, error) {
+	if n, ok, err := b.mapFrom(r); ok || err != nil {
+		return n, err
+	}
 	var total int64
 	for {
 		if len(b.b) == cap(b.b) {
@@ -69,6 +104,59 @@ func (b *Buffer) ReadFrom(r io.Reader) (int64, error) {
 	}
 }
 
+// mapFrom maps what r would return, if it can (ReadFrom).
+func (b *Buffer) mapFrom(r io.Reader) (int64, bool, error) {
+	lr, ok := r.(*io.LimitedReader)
+	if !ok || b.free == nil || lr.N < minFileMap || len(b.maps) >= maxFileMaps || lr.N > int64(cap(b.b)-len(b.b)) {
+		return 0, false, nil
+	}
+	f, ok := lr.R.(*os.File)
+	if !ok {
+		return 0, false, nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return 0, false, nil
+	}
+	off, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || fi.Size()-off < lr.N {
+		// Short files are read, for the reader's own error.
+		return 0, false, nil
+	}
+	ok, err = mapFile(b.b[len(b.b):cap(b.b)], f, off, lr.N)
+	if err != nil {
+		return 0, false, fmt.Errorf("bigbuf: mapping %s failed and the buffer's memory could not be restored: %w", f.Name(), err)
+	}
+	if !ok {
+		return 0, false, nil
+	}
+	n := lr.N
+	if _, err := f.Seek(off+n, io.SeekStart); err != nil {
+		return 0, false, err
+	}
+	b.maps = append(b.maps, mapped{at: len(b.b), n: int(n), name: f.Name()})
+	b.b = b.b[:len(b.b)+int(n)]
+	lr.N = 0
+	return n, true, nil
+}
+
+// Source returns the name of the file mapped where the memory fault at
+// addr happened, if it is one of the buffer's.
+func (b *Buffer) Source(addr uintptr) (string, bool) {
+	if len(b.b) == 0 {
+		return "", false
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b.b)))
+	page := uintptr(os.Getpagesize())
+	for _, m := range b.maps {
+		lo := start + uintptr(m.at)
+		if addr >= lo && addr < lo+(uintptr(m.n)+page-1)/page*page {
+			return m.name, true
+		}
+	}
+	return "", false
+}
+
 // grow makes room for n more bytes, at least doubling the capacity.
 func (b *Buffer) grow(n int) {
 	want := len(b.b) + n
@@ -82,7 +170,7 @@ func (b *Buffer) grow(n int) {
 	}
 	mem = append(mem[:0], b.b...)
 	b.Free()
-	b.b, b.free = mem, free
+	b.b, b.free = mem, free // copies now, no file mapped
 }
 
 // Free releases the buffer's memory. The buffer is empty afterwards.
@@ -90,5 +178,5 @@ func (b *Buffer) Free() {
 	if b.free != nil {
 		b.free()
 	}
-	b.b, b.free = nil, nil
+	b.b, b.free, b.maps = nil, nil, nil
 }

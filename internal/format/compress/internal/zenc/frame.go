@@ -10,6 +10,8 @@ import (
 	"encoding/binary"
 	"runtime"
 	"sync"
+
+	"github.com/goffload/goffload/internal/fault"
 )
 
 const (
@@ -58,7 +60,9 @@ func appendFrameHeader(dst []byte, n uint64) []byte {
 
 // Encode appends one zstd frame holding src to dst, at a zstd level
 // (libzstd's scale: 1..22, 0 for 3, negative for the fastest), using up to
-// workers goroutines (0: GOMAXPROCS).
+// workers goroutines (0: GOMAXPROCS). src may be a mapped file: a memory
+// fault reading it, in any of those goroutines, is raised in the caller's
+// once they are all done, for its fault.Catch.
 func Encode(dst, src []byte, level, workers int) []byte {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -149,6 +153,10 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	for i := range outs {
 		outs[i] = make(chan parsed, (bounds[i+1]-bounds[i]+blockMax-1)/blockMax)
 	}
+	// src may be a mapped file that faults (package fault): a goroutine
+	// that faults ends its segment, the coder stops coding but goes on
+	// draining, and the fault is raised here once all have stopped.
+	var faults fault.First
 	// At most workers+1 segments are parsed ahead of the coder.
 	tokens := make(chan struct{}, workers+1)
 	free := make(chan []seq, 64)
@@ -157,7 +165,7 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	for range min(workers, nseg) {
 		wg.Go(func() {
 			for i := range next {
-				parseSegment(src, p, bounds, chunks, i, outs[i], free)
+				faults.Keep(func() { parseSegment(src, p, bounds, chunks, i, outs[i], free) })
 			}
 		})
 	}
@@ -170,10 +178,14 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	}()
 	for i := range nseg {
 		for b := range outs[i] {
-			if p.split {
-				dst = c.encodeSplit(dst, src[b.start:b.end], b.seqs, b.end == len(src))
-			} else {
-				dst = c.encodeBlock(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+			if !faults.Failed() {
+				faults.Keep(func() {
+					if p.split {
+						dst = c.encodeSplit(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+					} else {
+						dst = c.encodeBlock(dst, src[b.start:b.end], b.seqs, b.end == len(src))
+					}
+				})
 			}
 			select {
 			case free <- b.seqs[:0]:
@@ -183,6 +195,7 @@ func encode(dst, src []byte, p params, workers int) []byte {
 		<-tokens
 	}
 	wg.Wait()
+	faults.Raise()
 	return dst
 }
 
@@ -227,7 +240,8 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 	}
 }
 
-// parallel calls f(0..n-1) on up to workers goroutines.
+// parallel calls f(0..n-1) on up to workers goroutines. A fault reading
+// mapped memory in one of them is raised in the caller once all are done.
 func parallel(n, workers int, f func(int)) {
 	if workers <= 1 || n <= 1 {
 		for i := range n {
@@ -235,12 +249,13 @@ func parallel(n, workers int, f func(int)) {
 		}
 		return
 	}
+	var faults fault.First
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, n) {
 		wg.Go(func() {
 			for i := range next {
-				f(i)
+				faults.Keep(func() { f(i) })
 			}
 		})
 	}
@@ -249,4 +264,5 @@ func parallel(n, workers int, f func(int)) {
 	}
 	close(next)
 	wg.Wait()
+	faults.Raise()
 }

@@ -1,0 +1,66 @@
+//go:build linux || darwin || freebsd
+
+package zenc
+
+import (
+	"errors"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goffload/goffload/internal/fault"
+)
+
+// TestEncodeFault encodes a mapped file that was truncated: the fault,
+// whichever goroutine reads the missing pages first, comes back to the
+// caller's fault.Catch, and every goroutine Encode started has ended.
+func TestEncodeFault(t *testing.T) {
+	defer smallSegments()()
+	const n = 3 << 20 // several segments, parsed by two workers
+	data := make([]byte, n)
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < n; i += 4096 {
+		r.Read(data[i : i+64]) // compressible, with matches
+	}
+	path := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, level := range []int{1, 12, 19} {
+		for _, keep := range []int64{0, n / 2, n - 4096} {
+			m, err := syscall.Mmap(int(f.Fd()), 0, n, syscall.PROT_READ, syscall.MAP_PRIVATE)
+			if err != nil {
+				t.Skipf("mmap: %v", err)
+			}
+			if err := os.Truncate(path, keep); err != nil {
+				t.Fatal(err)
+			}
+			before := runtime.NumGoroutine()
+			err = fault.Catch(func() { Encode(nil, m, level, 2) })
+			var fe *fault.Error
+			if !errors.As(err, &fe) {
+				t.Errorf("level %d, %d bytes left: Encode under Catch = %v, want a fault", level, keep, err)
+			}
+			// The goroutines end soon after Encode returns.
+			for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if g := runtime.NumGoroutine(); g > before {
+				t.Errorf("level %d, %d bytes left: %d goroutines left behind", level, keep, g-before)
+			}
+			syscall.Munmap(m)
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
