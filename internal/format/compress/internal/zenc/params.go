@@ -19,16 +19,17 @@ func levelParams(level, n int) params {
 		return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
 	}
 	switch {
-	case level <= 2:
+	case level <= 5:
 		// parseFast: the repeat offsets, then one hash table of 5-byte
 		// and one of 8-byte prefixes (the latest position each), one byte
-		// of lazy evaluation; tables small enough for the cache.
-		return params{minMatch: 5, hashLog: 14, longLog: 16, lazy: 1, targetLen: 128, fast: true}
-	case level <= 4:
+		// of lazy evaluation; tables small enough for the cache. Greedy
+		// parsing or smaller tables cost as much CPU time here and up to
+		// 7% in size on two-GPU bundles, and 4-byte matches cost more
+		// than they gain on rocBLAS (compress/NOTES.md).
 		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true}
 	case level <= 6:
-		// 4-byte matches, two bytes of lazy evaluation.
-		return params{minMatch: 4, hashLog: 16, longLog: 18, lazy: 2, targetLen: 256, fast: true}
+		// Two bytes of lazy evaluation, larger tables.
+		return params{minMatch: 5, hashLog: 16, longLog: 18, lazy: 2, targetLen: 256, fast: true}
 	case level <= 8:
 		// And chains of the positions parseFast visits, 4 deep.
 		return params{minMatch: 5, hashLog: 16, longLog: 18, chainLog: 17, depth: 4, lazy: 2, targetLen: 256, fast: true}
