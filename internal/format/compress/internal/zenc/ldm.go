@@ -4,6 +4,8 @@ package zenc
 // its top bits are zero, finds long repeats anywhere in the window without
 // indexing every position.
 
+import "unsafe"
+
 type ldmMatch struct {
 	start, end int // the bytes [start, end) repeat off bytes back
 	off        uint32
@@ -14,6 +16,7 @@ const (
 	ldmSampleLog = 5  // one position in 32 is indexed
 	ldmHashLog   = 20 // buckets
 	ldmBucket    = 4  // positions per bucket
+	ldmAhead     = 16 // samples whose buckets findLDM prefetches ahead
 )
 
 var gear [256]uint64
@@ -135,9 +138,17 @@ func findLDM(src []byte, chunks []sampleChunk, k, from int, sampleLog uint) []ld
 	table := freshTable[uint64](ldmBucket << hashLog)
 	var out []ldmMatch
 	covered := chunks[k].base // matches start here or after the last one found
+	bucketOf := func(h uint32) int { return int(h>>(32-extra-hashLog)) & (1<<hashLog - 1) * ldmBucket }
 	for ci, c := range chunks[first : k+1] {
 		own := first+ci == k
-		for _, sm := range c.s {
+		for j, sm := range c.s {
+			if havePrefetch && j+ldmAhead < len(c.s) {
+				// The table is megabytes: ask for a later sample's bucket
+				// now, so that it is in the cache when its turn comes.
+				if h := c.s[j+ldmAhead].h; uint64(h) < limit {
+					prefetch((*byte)(unsafe.Pointer(&table[bucketOf(h)])))
+				}
+			}
 			if uint64(sm.h) >= limit {
 				continue
 			}
@@ -145,7 +156,7 @@ func findLDM(src []byte, chunks []sampleChunk, k, from int, sampleLog uint) []ld
 			if at < from {
 				continue
 			}
-			b := int(sm.h>>(32-extra-hashLog)) & (1<<hashLog - 1) * ldmBucket
+			b := bucketOf(sm.h)
 			check := sm.h
 			bucket := table[b : b+ldmBucket : b+ldmBucket]
 			if own && at >= covered {
