@@ -1,43 +1,16 @@
-//go:build linux || darwin || freebsd
-
 package fault
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/goffload/goffload/internal/test/maptest"
 )
 
-// truncatedMapping maps a file of n bytes and truncates it to nothing: the
-// mapping's pages then fault.
-func truncatedMapping(t *testing.T, n int) []byte {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "f")
-	if err := os.WriteFile(path, make([]byte, n), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := syscall.Mmap(int(f.Fd()), 0, n, syscall.PROT_READ, syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(m) })
-	if err := os.Truncate(path, 0); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 func TestCatch(t *testing.T) {
-	m := truncatedMapping(t, 1<<16)
+	m := maptest.Truncated(t, make([]byte, 1<<16), 0)
 	var sum byte
 	err := Catch(func() {
 		for _, c := range m {
@@ -65,7 +38,7 @@ func TestCatch(t *testing.T) {
 var sink byte
 
 func TestFirst(t *testing.T) {
-	m := truncatedMapping(t, 1<<16)
+	m := maptest.Truncated(t, make([]byte, 1<<16), 0)
 	var k First
 	var wg sync.WaitGroup
 	for i := range 4 {

@@ -1,18 +1,14 @@
-//go:build linux || darwin || freebsd
-
 package zenc
 
 import (
 	"errors"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/goffload/goffload/internal/fault"
+	"github.com/goffload/goffload/internal/test/maptest"
 )
 
 // TestEncodeFault encodes a mapped file that was truncated: the fault,
@@ -26,26 +22,11 @@ func TestEncodeFault(t *testing.T) {
 	for i := 0; i < n; i += 4096 {
 		r.Read(data[i : i+64]) // compressible, with matches
 	}
-	path := filepath.Join(t.TempDir(), "in")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, level := range []int{1, 12, 19} {
+	for _, level := range []int{1, 9, 12, 19} {
 		for _, keep := range []int64{0, n / 2, n - 4096} {
-			m, err := syscall.Mmap(int(f.Fd()), 0, n, syscall.PROT_READ, syscall.MAP_PRIVATE)
-			if err != nil {
-				t.Skipf("mmap: %v", err)
-			}
-			if err := os.Truncate(path, keep); err != nil {
-				t.Fatal(err)
-			}
+			m := maptest.Truncated(t, data, keep)
 			before := runtime.NumGoroutine()
-			err = fault.Catch(func() { Encode(nil, m, level, 2) })
+			err := fault.Catch(func() { Encode(nil, m, level, 2) })
 			var fe *fault.Error
 			if !errors.As(err, &fe) {
 				t.Errorf("level %d, %d bytes left: Encode under Catch = %v, want a fault", level, keep, err)
@@ -56,10 +37,6 @@ func TestEncodeFault(t *testing.T) {
 			}
 			if g := runtime.NumGoroutine(); g > before {
 				t.Errorf("level %d, %d bytes left: %d goroutines left behind", level, keep, g-before)
-			}
-			syscall.Munmap(m)
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
 			}
 		}
 	}
