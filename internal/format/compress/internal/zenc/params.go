@@ -19,13 +19,17 @@ func levelParams(level, n int) params {
 		return params{minMatch: 4, hashLog: 20, chainLog: 22, depth: 64, lazy: 2, targetLen: 256, ldm: true}
 	}
 	switch {
-	case level <= 5:
+	case level <= 2:
 		// parseFast: the repeat offsets, then one hash table of 5-byte
 		// and one of 8-byte prefixes (the latest position each), one byte
 		// of lazy evaluation; tables small enough for the cache. Greedy
 		// parsing or smaller tables cost as much CPU time here and up to
 		// 7% in size on two-GPU bundles, and 4-byte matches cost more
-		// than they gain on rocBLAS (compress/NOTES.md).
+		// than they gain on rocBLAS (compress/NOTES.md). After a match,
+		// the latest offset one byte on is taken when it matches 4 bytes.
+		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 4}
+	case level <= 5:
+		// The same, looking up every position after a match.
 		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true}
 	case level <= 6:
 		// Two bytes of lazy evaluation, larger tables.
