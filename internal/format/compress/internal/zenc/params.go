@@ -29,8 +29,8 @@ func levelParams(level, n int) params {
 		// the latest offset one byte on is taken when it matches 4 bytes.
 		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 4}
 	case level <= 5:
-		// The same, looking up every position after a match.
-		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true}
+		// The same, taking it from 8 bytes.
+		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 8}
 	case level <= 6:
 		// Two bytes of lazy evaluation, larger tables.
 		return params{minMatch: 5, hashLog: 16, longLog: 18, lazy: 2, targetLen: 256, fast: true}
