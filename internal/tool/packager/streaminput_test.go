@@ -1,3 +1,5 @@
+//go:build unix
+
 package packager_test
 
 import (
