@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux || darwin || freebsd
 
 // Package maptest makes memory that faults when read: a mapped file that was
 // then truncated, for the tests of code that reads mapped input (package

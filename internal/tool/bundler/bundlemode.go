@@ -94,7 +94,9 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 		buf := bigbuf.New(int(sizeHint))
 		defer buf.Free()
 		// The buffer maps the inputs it can (bigbuf): reading it faults
-		// if one is truncated meanwhile, an error naming it.
+		// if one is truncated meanwhile, and one written meanwhile shows
+		// through; either is an error naming it, before the output is
+		// committed.
 		var err error
 		if ferr := fault.Catch(func() { err = write(buf) }); ferr != nil {
 			err = ferr
@@ -103,14 +105,18 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 			if beforeCompress != nil {
 				beforeCompress()
 			}
-			err = j.writeCompressed(path, buf.Bytes())
+			err = j.writeCompressed(path, buf.Bytes(), func() error {
+				if name, changed := buf.Changed(); changed {
+					return oserr.PathMessage(name, errChanged)
+				}
+				return nil
+			})
 		}
 		if fe := (*fault.Error)(nil); errors.As(err, &fe) {
-			name, ok := buf.Source(fe.Addr)
-			if !ok {
-				return err
+			if name, ok := buf.Source(fe.Addr); ok {
+				return oserr.PathMessage(name, errTruncated)
 			}
-			return oserr.PathMessage(name, errTruncated)
+			return fmterr.Messagef("internal error: %v", fe)
 		}
 		return err
 	}
@@ -136,13 +142,18 @@ func (j *job) writeOutput(write func(io.Writer) error, sizeHint int64) error {
 // compressing it (tests truncate an input there).
 var beforeCompress func()
 
-// errTruncated is the error of an input truncated while it was mapped.
-var errTruncated = errors.New("file truncated or unreadable while it was read")
+// errTruncated and errChanged are the errors of an input truncated or
+// written while it was mapped.
+var (
+	errTruncated = errors.New("file truncated or unreadable while it was read")
+	errChanged   = errors.New("file changed while it was read")
+)
 
 // writeCompressed compresses data into a CCOB at path. LLVM opens the
 // output before it compresses, so an output it cannot create is reported
-// without the verbose statistics.
-func (j *job) writeCompressed(path string, data []byte) error {
+// without the verbose statistics. check runs once data has been read for
+// the last time, before anything is written.
+func (j *job) writeCompressed(path string, data []byte, check func() error) error {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return oserr.PathMessage(path, err)
@@ -150,6 +161,9 @@ func (j *job) writeCompressed(path string, data []byte) error {
 	defer f.Abort()
 	var buf bytes.Buffer
 	if err := j.compress(&buf, data); err != nil {
+		return err
+	}
+	if err := check(); err != nil {
 		return err
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {

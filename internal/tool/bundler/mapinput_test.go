@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goffload/goffload/internal/tool/bundler"
 )
@@ -15,8 +16,8 @@ import (
 // With -compress the bundle is built in memory, its inputs mapped where
 // they fall on page boundaries (-bundle-align=4096, as clang asks): what
 // comes back out is what went in, and an input truncated by another
-// process before it is compressed is an error naming it, with no output
-// and no crash.
+// process before it is compressed, or written there, is an error naming
+// it, with no output and no crash.
 func TestCompressMappedInputs(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewSource(1))
@@ -56,18 +57,47 @@ func TestCompressMappedInputs(t *testing.T) {
 		}
 	}
 
-	defer bundler.SetBeforeCompress(func() { os.Truncate(inputs[1], 4096) })()
-	out2 := filepath.Join(dir, "out2")
-	code, stderr := bundle(out2)
-	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
-		// Maybe read, not mapped: then the truncation comes too late.
-		t.Logf("%s/%s: exit %d, %s", runtime.GOOS, runtime.GOARCH, code, stderr)
-		return
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" || os.Getpagesize() != 4096 {
+		// Maybe read, not mapped: then what follows comes too late.
+		t.Skipf("%s/%s, %d-byte pages: inputs may be read, not mapped", runtime.GOOS, runtime.GOARCH, os.Getpagesize())
 	}
-	if _, err := os.Stat(out2); err == nil {
-		t.Error("an output was written")
+	// Times in the past, so that a write now changes them whatever the
+	// clock's granularity.
+	old := time.Now().Add(-time.Hour)
+	for _, p := range inputs {
+		os.Chtimes(p, old, old)
 	}
-	if want := "'" + inputs[1] + "': file truncated or unreadable while it was read"; code != 1 || !strings.Contains(stderr, want) {
-		t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	for _, c := range []struct {
+		name, want string
+		change     func(path string)
+	}{
+		// Pages past the new end fault.
+		{"truncated", "file truncated or unreadable while it was read", func(p string) { os.Truncate(p, 4096) }},
+		// Cut inside its last page: zeros, no fault.
+		{"cut in its last page", "file changed while it was read", func(p string) { os.Truncate(p, int64(len(contents[1])-10)) }},
+		// Rewritten in place: the new bytes show through.
+		{"rewritten", "file changed while it was read", func(p string) {
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err == nil {
+				f.WriteAt([]byte("changed"), 100)
+				f.Close()
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(inputs[1], contents[1], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(inputs[1], old, old)
+			defer bundler.SetBeforeCompress(func() { c.change(inputs[1]) })()
+			out2 := filepath.Join(dir, "out2")
+			code, stderr := bundle(out2)
+			if _, err := os.Stat(out2); err == nil {
+				t.Error("an output was written")
+			}
+			if want := "'" + inputs[1] + "': " + c.want; code != 1 || !strings.Contains(stderr, want) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, want)
+			}
+		})
 	}
 }

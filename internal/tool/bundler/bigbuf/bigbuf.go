@@ -17,7 +17,8 @@
 // which, on transparent huge pages, sometimes stalls for compaction (on a
 // 30 MB rocSOLVER bundle, 20-35 ms of a 150-190 ms run). A mapped file
 // truncated by another process faults when read: readers run under
-// fault.Catch, and Source names the file.
+// fault.Catch, and Source names the file. One written meanwhile shows
+// through: Changed names it.
 package bigbuf
 
 import (
@@ -36,10 +37,11 @@ type Buffer struct {
 	maps []mapped // the files mapped into b, in order
 }
 
-// A mapped file: b[at:at+n] is name's bytes from its offset off.
+// A mapped file: b[at:at+n] is f's bytes, f as stamped when mapped.
 type mapped struct {
 	at, n int
-	name  string
+	f     *os.File
+	stamp stamp
 }
 
 const (
@@ -79,7 +81,8 @@ func (b *Buffer) Write(p []byte) (int, error) {
 // file's cached pages become the buffer's, without a copy into fresh
 // memory that the kernel clears first. Reading them faults if another
 // process truncates the file meanwhile; code that reads the buffer runs
-// under fault.Catch, and Source names the file.
+// under fault.Catch, and Source names the file. The file must stay open
+// until Changed has been asked.
 func (b *Buffer) ReadFrom(r io.Reader) (int64, error) {
 	if n, ok, err := b.mapFrom(r); ok || err != nil {
 		return n, err
@@ -118,6 +121,10 @@ func (b *Buffer) mapFrom(r io.Reader) (int64, bool, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return 0, false, nil
 	}
+	st, ok := stampOf(fi)
+	if !ok {
+		return 0, false, nil
+	}
 	off, err := f.Seek(0, io.SeekCurrent)
 	if err != nil || fi.Size()-off < lr.N {
 		// Short files are read, for the reader's own error.
@@ -134,7 +141,7 @@ func (b *Buffer) mapFrom(r io.Reader) (int64, bool, error) {
 	if _, err := f.Seek(off+n, io.SeekStart); err != nil {
 		return 0, false, err
 	}
-	b.maps = append(b.maps, mapped{at: len(b.b), n: int(n), name: f.Name()})
+	b.maps = append(b.maps, mapped{at: len(b.b), n: int(n), f: f, stamp: st})
 	b.b = b.b[:len(b.b)+int(n)]
 	lr.N = 0
 	return n, true, nil
@@ -151,7 +158,27 @@ func (b *Buffer) Source(addr uintptr) (string, bool) {
 	for _, m := range b.maps {
 		lo := start + uintptr(m.at)
 		if addr >= lo && addr < lo+(uintptr(m.n)+page-1)/page*page {
-			return m.name, true
+			return m.f.Name(), true
+		}
+	}
+	return "", false
+}
+
+// Changed returns the name of a mapped file that was written since it was
+// mapped (its size or times differ), if any. A write to a mapped file that
+// another process makes shows through the pages not yet copied, a cut
+// inside its last page reads as zeros without a fault, and MD5 and the
+// encoder may have seen different bytes: a read would have taken a
+// snapshot. Call it after the last read of the buffer, before the files
+// are closed.
+func (b *Buffer) Changed() (string, bool) {
+	for _, m := range b.maps {
+		fi, err := m.f.Stat()
+		if err != nil {
+			return m.f.Name(), true
+		}
+		if st, ok := stampOf(fi); !ok || st != m.stamp {
+			return m.f.Name(), true
 		}
 	}
 	return "", false
@@ -168,7 +195,15 @@ func (b *Buffer) grow(n int) {
 	if mem == nil {
 		mem, free = make([]byte, 0, want), nil
 	}
+	copied := false
+	defer func() {
+		// Copying a mapped file faults if it was truncated.
+		if !copied && free != nil {
+			free()
+		}
+	}()
 	mem = append(mem[:0], b.b...)
+	copied = true
 	b.Free()
 	b.b, b.free = mem, free // copies now, no file mapped
 }

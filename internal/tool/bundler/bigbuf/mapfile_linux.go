@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64 || ppc64le || s390x || mips64 || mips64le)
+//go:build linux && (amd64 || arm64 || riscv64 || loong64 || ppc64 || ppc64le || mips64 || mips64le)
 
 package bigbuf
 
@@ -19,7 +19,12 @@ import (
 // fails too is the error returned, and the buffer is then unusable.
 //
 // 64-bit Linux only: there mmap's offset is a byte offset (32-bit systems
-// call mmap2, in pages).
+// call mmap2, in pages), and its six arguments are passed as such (s390x
+// passes them in memory). Since Linux 6.12 a failed MAP_FIXED mapping
+// leaves what was there; before, a failure after the kernel dropped the old
+// pages leaves a hole until the fresh memory is mapped back, into which
+// another thread's mapping could fall: a file system's mmap failing then is
+// not known to happen for regular files.
 func mapFile(dst []byte, f *os.File, off, n int64) (bool, error) {
 	page := int64(os.Getpagesize())
 	length := (n + page - 1) / page * page
@@ -38,4 +43,19 @@ func mapFile(dst []byte, f *os.File, off, n int64) (bool, error) {
 		return false, e
 	}
 	return false, nil
+}
+
+// A stamp is what changes when a file is written: its size, modification
+// and status change times.
+type stamp struct {
+	size         int64
+	mtime, ctime syscall.Timespec
+}
+
+func stampOf(fi os.FileInfo) (stamp, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return stamp{}, false
+	}
+	return stamp{fi.Size(), st.Mtim, st.Ctim}, true
 }

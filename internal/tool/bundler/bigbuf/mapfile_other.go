@@ -1,7 +1,11 @@
-//go:build !(linux && (amd64 || arm64 || riscv64 || loong64 || ppc64 || ppc64le || s390x || mips64 || mips64le))
+//go:build !(linux && (amd64 || arm64 || riscv64 || loong64 || ppc64 || ppc64le || mips64 || mips64le))
 
 package bigbuf
 
 import "os"
 
 func mapFile(dst []byte, f *os.File, off, n int64) (bool, error) { return false, nil }
+
+type stamp struct{}
+
+func stampOf(fi os.FileInfo) (stamp, bool) { return stamp{}, false }

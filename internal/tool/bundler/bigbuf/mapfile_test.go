@@ -16,7 +16,7 @@ import (
 // canMap reports whether this platform maps files into buffers.
 func canMap() bool {
 	switch runtime.GOARCH {
-	case "amd64", "arm64", "riscv64", "loong64", "ppc64", "ppc64le", "s390x", "mips64", "mips64le":
+	case "amd64", "arm64", "riscv64", "loong64", "ppc64", "ppc64le", "mips64", "mips64le":
 		return runtime.GOOS == "linux"
 	}
 	return false

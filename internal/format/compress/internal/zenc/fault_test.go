@@ -3,6 +3,7 @@ package zenc
 import (
 	"errors"
 	"math/rand"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -22,8 +23,9 @@ func TestEncodeFault(t *testing.T) {
 	for i := 0; i < n; i += 4096 {
 		r.Read(data[i : i+64]) // compressible, with matches
 	}
+	page := int64(os.Getpagesize())
 	for _, level := range []int{1, 9, 12, 19} {
-		for _, keep := range []int64{0, n / 2, n - 4096} {
+		for _, keep := range []int64{0, n / 2, n - page} {
 			m := maptest.Truncated(t, data, keep)
 			before := runtime.NumGoroutine()
 			err := fault.Catch(func() { Encode(nil, m, level, 2) })

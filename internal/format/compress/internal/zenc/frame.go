@@ -165,6 +165,10 @@ func encode(dst, src []byte, p params, workers int) []byte {
 	for range min(workers, nseg) {
 		wg.Go(func() {
 			for i := range next {
+				if faults.Failed() {
+					close(outs[i]) // no use parsing on
+					continue
+				}
 				faults.Keep(func() { parseSegment(src, p, bounds, chunks, i, outs[i], free) })
 			}
 		})
