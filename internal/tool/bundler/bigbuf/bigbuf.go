@@ -12,10 +12,10 @@
 // ordinary slice.
 //
 // Files read into it at page boundaries are mapped there instead (ReadFrom,
-// on 64-bit Linux): the bundler's inputs, 4096-aligned as clang asks, then
-// cost neither a copy nor fresh memory, which the kernel clears first and
-// which, on transparent huge pages, sometimes stalls for compaction (on a
-// 30 MB rocSOLVER bundle, 20-35 ms of a 150-190 ms run). A mapped file
+// on 64-bit Linux but s390x): the bundler's inputs, 4096-aligned as clang
+// asks, then cost neither a copy nor fresh memory, which the kernel clears
+// first and which, on transparent huge pages, sometimes stalls for
+// compaction (on a 30 MB rocSOLVER bundle, 20-35 ms of a 150-190 ms run). A mapped file
 // truncated by another process faults when read: readers run under
 // fault.Catch, and Source names the file. One written meanwhile shows
 // through: Changed names it.
@@ -77,7 +77,7 @@ func (b *Buffer) Write(p []byte) (int, error) {
 
 // ReadFrom appends what r returns until io.EOF, reading straight into the
 // buffer. An io.LimitedReader over a regular *os.File, at a page boundary
-// of the file and of the buffer, is mapped instead (on 64-bit Linux): the
+// of the file and of the buffer, is mapped instead (on 64-bit Linux but s390x): the
 // file's cached pages become the buffer's, without a copy into fresh
 // memory that the kernel clears first. Reading them faults if another
 // process truncates the file meanwhile; code that reads the buffer runs
