@@ -110,7 +110,7 @@ func (b *Buffer) ReadFrom(r io.Reader) (int64, error) {
 // mapFrom maps what r would return, if it can (ReadFrom).
 func (b *Buffer) mapFrom(r io.Reader) (int64, bool, error) {
 	lr, ok := r.(*io.LimitedReader)
-	if !ok || b.free == nil || lr.N < minFileMap || len(b.maps) >= maxFileMaps || lr.N > int64(cap(b.b)-len(b.b)) {
+	if !mapsFiles || !ok || b.free == nil || lr.N < minFileMap || len(b.maps) >= maxFileMaps || lr.N > int64(cap(b.b)-len(b.b)) {
 		return 0, false, nil
 	}
 	f, ok := lr.R.(*os.File)

@@ -7,6 +7,9 @@ import (
 	"syscall"
 )
 
+// mapsFiles tells whether ReadFrom maps files here.
+const mapsFiles = true
+
 // mapFile maps the n bytes of f from offset off over the start of dst,
 // privately, and reports whether it did. dst must start on a page and
 // have room for n bytes rounded up to a page, off must be a multiple of
