@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/klauspost/compress/huff0"
@@ -114,29 +115,40 @@ func appendRaw(dst, src []byte, lastBit uint32) []byte {
 // compress appends the literals and sequences sections of src and returns
 // the decoder state they lead to.
 func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
-	c.lits = c.lits[:0]
-	c.llc, c.mlc, c.ofc = c.llc[:0], c.mlc[:0], c.ofc[:0]
-	c.llx, c.mlx, c.ofx = c.llx[:0], c.mlx[:0], c.ofx[:0]
+	// The codes and extra bits are written into slices of the block's
+	// number of sequences, and short literal runs eight bytes at a time
+	// (most runs are a few bytes: a call of copy each cost more).
+	n := len(seqs)
+	c.lits = grow(c.lits, len(src)+8)
+	c.llc, c.mlc, c.ofc = grow(c.llc, n), grow(c.mlc, n), grow(c.ofc, n)
+	c.llx, c.mlx, c.ofx = grow(c.llx, n), grow(c.mlx, n), grow(c.ofx, n)
+	llc, mlc, ofc := c.llc[:n], c.mlc[:n], c.ofc[:n]
+	llx, mlx, ofx := c.llx[:n], c.mlx[:n], c.ofx[:n]
+	lits := c.lits[:cap(c.lits)]
 	rep := c.rep
-	pos := uint32(0)
-	for _, s := range seqs {
-		c.lits = append(c.lits, src[pos:pos+s.litLen]...)
+	pos, nl := uint32(0), 0
+	for i, s := range seqs {
+		if s.litLen <= 8 && int(pos)+8 <= len(src) {
+			binary.LittleEndian.PutUint64(lits[nl:], binary.LittleEndian.Uint64(src[pos:]))
+		} else {
+			copy(lits[nl:], src[pos:pos+s.litLen])
+		}
+		nl += int(s.litLen)
 		pos += s.litLen + s.matchLen
 		var ov uint32
 		ov, rep = offsetValue(s.off, s.litLen, rep)
-		c.llc = append(c.llc, llCode(s.litLen))
-		c.llx = append(c.llx, s.litLen)
-		c.mlc = append(c.mlc, mlCode(s.matchLen-3))
-		c.mlx = append(c.mlx, s.matchLen-3)
-		c.ofc = append(c.ofc, uint8(bits.Len32(ov)-1))
-		c.ofx = append(c.ofx, ov)
+		llc[i], llx[i] = llCode(s.litLen), s.litLen
+		mlc[i], mlx[i] = mlCode(s.matchLen-3), s.matchLen-3
+		ofc[i], ofx[i] = uint8(bits.Len32(ov)-1), ov
 	}
-	c.lits = append(c.lits, src[pos:]...)
+	nl += copy(lits[nl:], src[pos:])
+	c.lits = lits[:nl]
+	c.llc, c.mlc, c.ofc = llc, mlc, ofc
+	c.llx, c.mlx, c.ofx = llx, mlx, ofx
 
 	res := result{rep: rep, ll: c.ll, ml: c.ml, of: c.of}
 	dst, res.huff = c.appendLiterals(dst, c.lits)
 
-	n := len(seqs)
 	switch {
 	case n < 128:
 		dst = append(dst, byte(n))
@@ -201,6 +213,14 @@ func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
 	out := w.close()
 	res.tight = fseAt >= 0 && len(out)-fseAt < 4
 	return out, res
+}
+
+// grow returns b emptied, with room for n elements.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, 0, n)
+	}
+	return b[:0]
 }
 
 // offsetValue is the Offset_Value that makes the decoder copy from off

@@ -225,12 +225,19 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 	if p.opt {
 		o = newOptimal(m)
 	}
+	// A fresh slice takes the last block's count of sequences and a
+	// quarter more: grown by append, each block's would leave three times
+	// its size in fresh pages behind (the bundler runs without a collector).
+	want := 1024
 	for b := start; b < end; b += blockMax {
 		e := min(b+blockMax, end)
 		var seqs []seq
 		select {
 		case seqs = <-free:
 		default:
+		}
+		if cap(seqs) < want {
+			seqs = make([]seq, 0, want)
 		}
 		switch {
 		case o != nil:
@@ -240,6 +247,7 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 		default:
 			seqs = m.parse(b, e, seqs)
 		}
+		want = max(want, min(len(seqs)+len(seqs)/4, blockMax/3))
 		out <- parsed{b, e, seqs}
 	}
 }

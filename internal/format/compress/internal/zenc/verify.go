@@ -49,6 +49,19 @@ func (v *verifier) match(off, n int) error {
 	return nil
 }
 
+// sequence is literals then match(off, n), as one call.
+func (v *verifier) sequence(lits []byte, off, n int) error {
+	p, q := v.pos, v.pos+len(lits)
+	if q > len(v.want) || !bytes.Equal(lits, v.want[p:q]) {
+		return corrupt("literals differ at %d", p)
+	}
+	if off > q || q+n > len(v.want) || !bytes.Equal(v.want[q:q+n], v.want[q-off:q-off+n]) {
+		return corrupt("match of %d bytes at %d from %d back differs", n, q, off)
+	}
+	v.pos = q + n
+	return nil
+}
+
 func (v *verifier) repeat(c byte, n int) error {
 	if v.pos+n > len(v.want) {
 		return corrupt("RLE block past the end")

@@ -72,6 +72,7 @@ func (s *readerSource) take(n int) ([]byte, error) {
 type frameReader struct {
 	src source
 	out sink
+	cmp *verifier // out, when it is Verify's: sequences go to it directly
 	rep [3]uint32
 
 	huff       *huff0.Scratch
@@ -86,6 +87,7 @@ type frameReader struct {
 // the frame records it, must be what out received.
 func readFrame(src source, out sink) error {
 	v := frameReader{src: src, out: out, rep: [3]uint32{1, 4, 8}}
+	v.cmp, _ = out.(*verifier)
 	return v.frame()
 }
 
@@ -646,6 +648,18 @@ func (v *frameReader) sequences(in []byte) error {
 		}
 		if int(ll) > len(lits) {
 			return corrupt("sequence takes more literals than decoded")
+		}
+		if v.cmp != nil {
+			// Verify's sink, called once a sequence and not through the
+			// interface: 3-4% of its time.
+			if done += int64(ll) + int64(ml); done > blockMax {
+				return corrupt("block decodes to more than %d bytes", blockMax)
+			}
+			if err := v.cmp.sequence(lits[:ll], int(off), int(ml)); err != nil {
+				return err
+			}
+			lits = lits[ll:]
+			continue
 		}
 		if err := v.out.literals(lits[:ll]); err != nil {
 			return err
