@@ -16,20 +16,23 @@ type bitWriter struct {
 
 // put appends the low nb bits of v to acc only: the caller keeps n <= 64
 // (flush leaves at most 7), which saves add's test per field.
-func (w *bitWriter) put(v uint64, nb uint) {
-	w.acc |= (v & (1<<nb - 1)) << w.n
-	w.n += nb
-}
+func (w *bitWriter) put(v uint64, nb uint) { w.acc, w.n = putBits(w.acc, w.n, v, nb) }
 
 // flush writes acc's whole bytes out, as one 8-byte store: out must have
 // 8 bytes of spare capacity (reserve).
-func (w *bitWriter) flush() {
-	l := len(w.out)
-	binary.LittleEndian.PutUint64(w.out[l:l+8], w.acc)
-	k := w.n >> 3
-	w.out = w.out[:l+int(k)]
-	w.acc >>= k * 8
-	w.n &= 7
+func (w *bitWriter) flush() { w.out, w.acc, w.n = flushBits(w.out, w.acc, w.n) }
+
+// putBits and flushBits are put and flush on an accumulator held in
+// locals (the coder's sequence loop).
+func putBits(acc uint64, n uint, v uint64, nb uint) (uint64, uint) {
+	return acc | (v&(1<<nb-1))<<n, n + nb
+}
+
+func flushBits(out []byte, acc uint64, n uint) ([]byte, uint64, uint) {
+	l := len(out)
+	binary.LittleEndian.PutUint64(out[l:l+8], acc)
+	k := n >> 3
+	return out[:l+int(k)], acc >> (k * 8), n & 7
 }
 
 // reserve makes room for n more bytes and a flush's store.

@@ -91,6 +91,18 @@ func (t *fseTable) build() {
 	}
 }
 
+// rleTable is the table of Symbol_Compression_Mode RLE: sym only, coded
+// in no bits. Its transitions are all zero, so that coding with it as
+// with any other table writes nothing and stays in state 0.
+func rleTable(sym uint8) *fseTable {
+	return &fseTable{rle: true, sym: sym, tt: rleTrans[:], state: rleNext[:]}
+}
+
+var (
+	rleTrans [64]symTrans
+	rleNext  [1]uint16
+)
+
 // fseState is one interleaved FSE encoder state.
 type fseState struct {
 	t     *fseTable
@@ -99,31 +111,21 @@ type fseState struct {
 
 func (s *fseState) init(t *fseTable, sym uint8) {
 	s.t = t
-	if t.rle {
-		return
-	}
 	tt := t.tt[sym]
 	nb := (tt.deltaBits + 1<<15) >> 16
 	v := nb<<16 - tt.deltaBits
 	s.value = uint32(t.state[int32(v>>nb)+tt.deltaFind])
 }
 
-// encode puts the bits of sym's transition (at most the table's log) into
-// w's accumulator, without flushing it.
-func (s *fseState) encode(w *bitWriter, sym uint8) {
-	if s.t.rle {
-		return
-	}
-	tt := s.t.tt[sym]
-	nb := (s.value + tt.deltaBits) >> 16
-	w.put(uint64(s.value), uint(nb))
-	s.value = uint32(s.t.state[int32(s.value>>nb)+tt.deltaFind])
+// step returns how many low bits of state v sym's transition writes (at
+// most the table's log), and the state it leads to.
+func (t *fseTable) step(v uint32, sym uint8) (uint, uint32) {
+	tt := t.tt[sym]
+	nb := (v + tt.deltaBits) >> 16
+	return uint(nb), uint32(t.state[int32(v>>nb)+tt.deltaFind])
 }
 
 func (s *fseState) flush(w *bitWriter) {
-	if s.t.rle {
-		return
-	}
 	w.add(uint64(s.value), uint(s.t.log))
 }
 
