@@ -420,7 +420,8 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 					*at = optNode{price: lp, litlen: pn.litlen + 1, rep: pn.rep}
 				} else {
 					from := &nodes[cur-int(at.mlen)]
-					_, at.rep = offsetValue(at.off, from.litlen, from.rep)
+					_, r1, r2 := offsetCode(at.off, from.litlen, from.rep[0], from.rep[1], from.rep[2])
+					at.rep = [3]uint32{at.off, r1, r2}
 				}
 				if cur == last {
 					break
@@ -445,7 +446,7 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 			base := at.price + st.llPrice(0)
 			prev := 2
 			for _, c := range cs {
-				ov, _ := offsetValue(c.off, at.litlen, at.rep)
+				ov, _, _ := offsetCode(c.off, at.litlen, at.rep[0], at.rep[1], at.rep[2])
 				ob := base + st.ofPrice(ov)
 				for n := prev + 1; n <= c.length; n++ {
 					if pr := ob + st.mlPrice(n); pr < nodes[cur+n].price {
