@@ -14,16 +14,14 @@ type bitWriter struct {
 	n   uint // bits held in acc: < 32 between calls to add
 }
 
-// put appends the low nb bits of v to acc only: the caller keeps n <= 64
-// (flush leaves at most 7), which saves add's test per field.
-func (w *bitWriter) put(v uint64, nb uint) { w.acc, w.n = putBits(w.acc, w.n, v, nb) }
-
 // flush writes acc's whole bytes out, as one 8-byte store: out must have
 // 8 bytes of spare capacity (reserve).
 func (w *bitWriter) flush() { w.out, w.acc, w.n = flushBits(w.out, w.acc, w.n) }
 
-// putBits and flushBits are put and flush on an accumulator held in
-// locals (the coder's sequence loop).
+// putBits appends the low nb bits of v to the accumulator acc of n bits,
+// without writing: the caller keeps n <= 64 (flushBits leaves at most 7),
+// which saves add's test per field. The coder's sequence loop holds the
+// accumulator in locals; flushBits is flush on them.
 func putBits(acc uint64, n uint, v uint64, nb uint) (uint64, uint) {
 	return acc | (v&(1<<nb-1))<<n, n + nb
 }

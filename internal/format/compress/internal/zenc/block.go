@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 
 	"github.com/klauspost/compress/huff0"
 )
@@ -119,9 +120,9 @@ func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
 	// number of sequences, and short literal runs eight bytes at a time
 	// (most runs are a few bytes: a call of copy each cost more).
 	n := len(seqs)
-	c.lits = grow(c.lits, len(src)+8)
-	c.llc, c.mlc, c.ofc = grow(c.llc, n), grow(c.mlc, n), grow(c.ofc, n)
-	c.llx, c.mlx, c.ofx = grow(c.llx, n), grow(c.mlx, n), grow(c.ofx, n)
+	c.lits = slices.Grow(c.lits[:0], len(src)+8)
+	c.llc, c.mlc, c.ofc = slices.Grow(c.llc[:0], n), slices.Grow(c.mlc[:0], n), slices.Grow(c.ofc[:0], n)
+	c.llx, c.mlx, c.ofx = slices.Grow(c.llx[:0], n), slices.Grow(c.mlx[:0], n), slices.Grow(c.ofx[:0], n)
 	llc, mlc, ofc := c.llc[:n], c.mlc[:n], c.ofc[:n]
 	llx, mlx, ofx := c.llx[:n], c.mlx[:n], c.ofx[:n]
 	lits := c.lits[:cap(c.lits)]
@@ -228,14 +229,6 @@ func (c *coder) compress(dst, src []byte, seqs []seq) ([]byte, result) {
 	out := w.close()
 	res.tight = fseAt >= 0 && len(out)-fseAt < 4
 	return out, res
-}
-
-// grow returns b emptied, with room for n elements.
-func grow[T any](b []T, n int) []T {
-	if cap(b) < n {
-		return make([]T, 0, n)
-	}
-	return b[:0]
 }
 
 // offsetValue is the Offset_Value that makes the decoder copy from off
