@@ -1,6 +1,9 @@
 package zenc
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // Verify reports whether frame is exactly one zstd frame (without
 // dictionary) whose content is want. It decodes the frame as any decoder
@@ -49,17 +52,40 @@ func (v *verifier) match(off, n int) error {
 	return nil
 }
 
-// sequence is literals then match(off, n), as one call.
+// sequence is literals then match(off, n), as one call. Literal runs and
+// matches of up to 16 bytes, most of them, are compared as two words each
+// where there is room to load them: calls to a general compare were a
+// third of Verify's time on rocRAND's 417,000 sequences.
 func (v *verifier) sequence(lits []byte, off, n int) error {
 	p, q := v.pos, v.pos+len(lits)
-	if q > len(v.want) || !bytes.Equal(lits, v.want[p:q]) {
+	w := v.want
+	if k := len(lits); k <= 16 && n <= 16 && cap(lits) >= 16 && off <= q && q+n+16 <= len(w) {
+		l, a := lits[:16], w[p:p+16]
+		if diff16(binary.LittleEndian.Uint64(l)^binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(l[8:])^binary.LittleEndian.Uint64(a[8:]), k) {
+			return corrupt("literals differ at %d", p)
+		}
+		m, b := w[q:q+16], w[q-off:q-off+16]
+		if diff16(binary.LittleEndian.Uint64(m)^binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(m[8:])^binary.LittleEndian.Uint64(b[8:]), n) {
+			return corrupt("match of %d bytes at %d from %d back differs", n, q, off)
+		}
+		v.pos = q + n
+		return nil
+	}
+	if q > len(w) || !bytes.Equal(lits, w[p:q]) {
 		return corrupt("literals differ at %d", p)
 	}
-	if off > q || q+n > len(v.want) || !bytes.Equal(v.want[q:q+n], v.want[q-off:q-off+n]) {
+	if off > q || q+n > len(w) || !bytes.Equal(w[q:q+n], w[q-off:q-off+n]) {
 		return corrupt("match of %d bytes at %d from %d back differs", n, q, off)
 	}
 	v.pos = q + n
 	return nil
+}
+
+// diff16 reports whether the first n (<= 16) bytes of two 16-byte strings
+// differ, given the XOR of their low and high words.
+func diff16(lo, hi uint64, n int) bool {
+	k := min(n, 8)
+	return lo<<(64-8*uint(k)) != 0 || hi<<(64-8*uint(n-k)) != 0
 }
 
 func (v *verifier) repeat(c byte, n int) error {

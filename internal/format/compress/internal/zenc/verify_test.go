@@ -33,6 +33,38 @@ func TestVerify(t *testing.T) {
 	}
 }
 
+// TestVerifyEveryByte: changing any one byte of the input fails
+// verification, on an input of short literal runs and matches (words of a
+// small vocabulary), where the verifier compares most of them as words:
+// its masks must cover every byte of a run or match of up to 16 bytes and
+// none beyond.
+func TestVerifyEveryByte(t *testing.T) {
+	words := []string{"v_add", "s_mov", " v0, ", "v1", ", 0x", "s[4:5]", "\n", "global_load ", "12", "ff", "; kernel "}
+	var src []byte
+	x := uint32(1)
+	for len(src) < 6<<10 {
+		x = x*1103515245 + 12345
+		src = append(src, words[x>>16%uint32(len(words))]...)
+		if x>>8&7 == 0 {
+			src = append(src, byte(x>>24))
+		}
+	}
+	for _, level := range []int{1, 12, 19} {
+		enc := Encode(nil, src, level, 1)
+		if err := Verify(enc, src); err != nil {
+			t.Fatalf("level %d: %v", level, err)
+		}
+		bad := bytes.Clone(src)
+		for i := range bad {
+			bad[i] ^= 0x20
+			if Verify(enc, bad) == nil {
+				t.Fatalf("level %d: verifies with byte %d of %d changed", level, i, len(src))
+			}
+			bad[i] ^= 0x20
+		}
+	}
+}
+
 // TestVerifyOtherEncoders: frames of klauspost/compress's encoder and of
 // libzstd (the zstd command, when installed) verify too: the reader
 // follows the format, not our encoder's habits.
@@ -135,4 +167,22 @@ func (m *memFile) ReadAt(p []byte, off int64) (int, error) {
 		return 0, io.ErrUnexpectedEOF
 	}
 	return copy(p, m.b[off:]), nil
+}
+
+// BenchmarkDecode decodes $ZENC_SAMPLE's level-3 frame (Decode into
+// memory): the decoder's speed on a real bundle's sequences.
+func BenchmarkDecode(b *testing.B) {
+	src, err := os.ReadFile(os.Getenv("ZENC_SAMPLE"))
+	if err != nil {
+		b.Skip("set ZENC_SAMPLE")
+	}
+	enc := Encode(nil, src, 3, 0)
+	b.SetBytes(int64(len(src)))
+	out := &memFile{b: make([]byte, 0, len(src))}
+	for b.Loop() {
+		out.b = out.b[:0]
+		if _, err := Decode(out, out, bytes.NewReader(enc)); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

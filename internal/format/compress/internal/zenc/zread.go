@@ -595,66 +595,92 @@ func (v *frameReader) sequences(in []byte) error {
 	if err != nil {
 		return err
 	}
-	sLL := int(r.read(v.ll.log))
-	sOF := int(r.read(v.of.log))
-	r.fill(in)
-	sML := int(r.read(v.ml.log))
+	// The loop keeps the bit reader, the repeat offsets and the tables in
+	// locals: through r and v they were loads and stores each sequence,
+	// a third of the loop's time.
+	val, used, pos := r.value, r.used, r.off
+	// refill moves whole bytes into val until fewer than 8 bits of it
+	// are read: 56 or more bits, enough for an offset and a match length
+	// (at most 31 + 16), or for a literal length and the three states'
+	// bits (16 + 26). Near the stream's start it goes a byte at a time.
+	refill := func() {
+		if pos >= 8 {
+			pos -= int(used >> 3)
+			used &= 7
+			val = binary.LittleEndian.Uint64(in[pos:])
+			return
+		}
+		for used >= 8 && pos > 0 {
+			pos--
+			val = val<<8 | uint64(in[pos])
+			used -= 8
+		}
+	}
+	read := func(n uint8) uint32 {
+		x := val << used >> 1 >> (63 - n)
+		used += uint(n)
+		return uint32(x)
+	}
+	llCells, ofCells, mlCells := v.ll.cells, v.of.cells, v.ml.cells
+	sLL := int(read(v.ll.log))
+	sOF := int(read(v.of.log))
+	refill()
+	sML := int(read(v.ml.log))
+	r0, r1, r2 := v.rep[0], v.rep[1], v.rep[2]
 	lits := v.lits
 	done := v.out.size() - v.blockStart // the block's bytes so far
 	for i := range n {
-		llc, ofc, mlc := v.ll.cells[sLL], v.of.cells[sOF], v.ml.cells[sML]
+		llc, ofc, mlc := llCells[sLL], ofCells[sOF], mlCells[sML]
 		if ofc.sym > 31 || llc.sym > maxLLCode || mlc.sym > maxMLCode {
 			return corrupt("sequence code out of range")
 		}
-		// At most 31 bits, then 32, then 26: one fill before each.
-		r.fill(in)
-		ov := uint32(1)<<ofc.sym | r.read(ofc.sym)
-		r.fill(in)
-		ml := mlBase[mlc.sym] + r.read(mlBits[mlc.sym])
-		ll := llBase[llc.sym] + r.read(llBits[llc.sym])
+		refill()
+		ov := uint32(1)<<ofc.sym | read(ofc.sym)
+		ml := mlBase[mlc.sym] + read(mlBits[mlc.sym])
+		refill()
+		ll := llBase[llc.sym] + read(llBits[llc.sym])
 		if i != n-1 {
-			r.fill(in)
-			sLL = int(llc.base) + int(r.read(llc.nbBits))
-			sML = int(mlc.base) + int(r.read(mlc.nbBits))
-			sOF = int(ofc.base) + int(r.read(ofc.nbBits))
+			sLL = int(llc.base) + int(read(llc.nbBits))
+			sML = int(mlc.base) + int(read(mlc.nbBits))
+			sOF = int(ofc.base) + int(read(ofc.nbBits))
 		}
-		if r.left() < 0 {
+		if 8*pos+64-int(used) < 0 {
 			return corrupt("sequence bitstream overread")
 		}
 		var off uint32
 		if ov > 3 {
 			off = ov - 3
-			v.rep = [3]uint32{off, v.rep[0], v.rep[1]}
+			r0, r1, r2 = off, r0, r1
 		} else {
 			if ll == 0 {
 				ov++
 			}
 			switch ov {
 			case 1:
-				off = v.rep[0]
+				off = r0
 			case 2:
-				off = v.rep[1]
-				v.rep = [3]uint32{off, v.rep[0], v.rep[2]}
+				off = r1
+				r0, r1 = off, r0
 			case 3:
-				off = v.rep[2]
-				v.rep = [3]uint32{off, v.rep[0], v.rep[1]}
+				off = r2
+				r0, r1, r2 = off, r0, r1
 			default:
-				off = v.rep[0] - 1
+				off = r0 - 1
 				if off == 0 {
 					return corrupt("repeat offset 0")
 				}
-				v.rep = [3]uint32{off, v.rep[0], v.rep[1]}
+				r0, r1, r2 = off, r0, r1
 			}
 		}
 		if int(ll) > len(lits) {
 			return corrupt("sequence takes more literals than decoded")
 		}
+		if done += int64(ll) + int64(ml); done > blockMax {
+			return corrupt("block decodes to more than %d bytes", blockMax)
+		}
 		if v.cmp != nil {
 			// Verify's sink, called once a sequence and not through the
 			// interface: 3-4% of its time.
-			if done += int64(ll) + int64(ml); done > blockMax {
-				return corrupt("block decodes to more than %d bytes", blockMax)
-			}
 			if err := v.cmp.sequence(lits[:ll], int(off), int(ml)); err != nil {
 				return err
 			}
@@ -665,15 +691,13 @@ func (v *frameReader) sequences(in []byte) error {
 			return err
 		}
 		lits = lits[ll:]
-		if done += int64(ll) + int64(ml); done > blockMax {
-			return corrupt("block decodes to more than %d bytes", blockMax)
-		}
 		if err := v.out.match(int(off), int(ml)); err != nil {
 			return err
 		}
 	}
-	if r.left() != 0 {
-		return corrupt("%d bits left in the sequence bitstream", r.left())
+	v.rep = [3]uint32{r0, r1, r2}
+	if left := 8*pos + 64 - int(used); left != 0 {
+		return corrupt("%d bits left in the sequence bitstream", left)
 	}
 	return v.out.literals(lits)
 }
