@@ -74,3 +74,61 @@ func TestDecodeOneFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeRingEdges: a frame made of chosen sequences (the coder's, not
+// the parser's) where short sequences, which the decoder copies 16 bytes
+// at a time over the ring's oldest bytes, are followed by matches reaching
+// 1 to 40 bytes short of the ring's 4 MiB, and by overlapping and
+// wrapping ones. Each must decode to its content.
+func TestDecodeRingEdges(t *testing.T) {
+	const ring = 1 << historyLog
+	x := uint32(7)
+	rnd := func() uint32 { x = x*1103515245 + 12345; return x >> 8 }
+	var src []byte
+	add := func(ll, off, ml int) seq {
+		for range ll {
+			src = append(src, byte(rnd()))
+		}
+		for range ml {
+			src = append(src, src[len(src)-off])
+		}
+		return seq{litLen: uint32(ll), off: uint32(off), matchLen: uint32(ml)}
+	}
+	frame := appendFrameHeader(nil, ring+blockMax)
+	c := newCoder()
+	var block []seq
+	start := 0
+	for len(src) < ring+blockMax-200 {
+		switch {
+		case len(src) >= ring && rnd()%4 == 0:
+			// Far: 1-40 bytes short of the ring, right after a short
+			// sequence.
+			block = append(block, add(int(rnd()%3), ring-1-int(rnd()%40), 20))
+		case rnd()%16 == 0:
+			block = append(block, add(int(rnd()%20), 1+int(rnd()%8), 3+int(rnd()%40))) // overlapping
+		case len(src) > 5000:
+			block = append(block, add(int(rnd()%17), 16+int(rnd()%4000), 3+int(rnd()%14)))
+		default:
+			block = append(block, add(8, 1, 3))
+		}
+		if len(src)-start > blockMax-300 || len(src) >= ring+blockMax-200 {
+			frame = c.encodeBlock(frame, src[start:], block, false)
+			block, start = block[:0], len(src)
+		}
+	}
+	src = append(src, make([]byte, ring+blockMax-len(src))...)
+	frame = appendRaw(frame, src[start:], 1)
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n, err := Decode(f, f, bytes.NewReader(frame))
+	got, _ := os.ReadFile(f.Name())
+	if err != nil || n != int64(len(src)) || !bytes.Equal(got, src) {
+		t.Fatalf("%d of %d bytes, %v", n, len(src), err)
+	}
+	if err := Verify(frame, src); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -136,8 +136,11 @@ type counter struct {
 	blocks int
 }
 
-func (c *counter) literals(b []byte) error    { c.pos += int64(len(b)); return nil }
-func (c *counter) match(off, n int) error     { c.pos += int64(n); return nil }
+func (c *counter) literals(b []byte) error { c.pos += int64(len(b)); return nil }
+func (c *counter) sequence(lits []byte, off, n int) error {
+	c.pos += int64(len(lits) + n)
+	return nil
+}
 func (c *counter) repeat(b byte, n int) error { c.pos += int64(n); return nil }
 func (c *counter) endBlock() error            { c.blocks++; return nil }
 func (c *counter) size() int64                { return c.pos }

@@ -40,19 +40,11 @@ func (v *verifier) literals(b []byte) error {
 	return nil
 }
 
-// match: the decoder copies off bytes back; since want up to pos has been
-// decoded, the copy gives want if want repeats itself there (overlapping
-// copies included: byte i equals byte i-off for every i).
-func (v *verifier) match(off, n int) error {
-	p := v.pos
-	if off > p || p+n > len(v.want) || !bytes.Equal(v.want[p:p+n], v.want[p-off:p-off+n]) {
-		return corrupt("match of %d bytes at %d from %d back differs", n, p, off)
-	}
-	v.pos += n
-	return nil
-}
-
-// sequence is literals then match(off, n), as one call. Literal runs and
+// sequence checks lits against want where they land, then a match of n
+// bytes from off back: the decoder copies off bytes back, and since want up
+// to there has been decoded, the copy gives want if want repeats itself
+// there (overlapping copies included: byte i equals byte i-off for every
+// i). Literal runs and
 // matches of up to 16 bytes, most of them, are compared as two words each
 // where there is room to load them: calls to a general compare were a
 // third of Verify's time on rocRAND's 417,000 sequences.

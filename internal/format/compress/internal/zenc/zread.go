@@ -26,7 +26,8 @@ func corrupt(format string, args ...any) error {
 // A sink receives a frame's content.
 type sink interface {
 	literals(b []byte) error
-	match(off, n int) error // copy n bytes from off (>= 1) back
+	// sequence takes lits, then copies n bytes from off (>= 1) back.
+	sequence(lits []byte, off, n int) error
 	repeat(c byte, n int) error
 	endBlock() error
 	size() int64    // bytes received so far
@@ -687,13 +688,10 @@ func (v *frameReader) sequences(in []byte) error {
 			lits = lits[ll:]
 			continue
 		}
-		if err := v.out.literals(lits[:ll]); err != nil {
+		if err := v.out.sequence(lits[:ll], int(off), int(ml)); err != nil {
 			return err
 		}
 		lits = lits[ll:]
-		if err := v.out.match(int(off), int(ml)); err != nil {
-			return err
-		}
 	}
 	v.rep = [3]uint32{r0, r1, r2}
 	if left := 8*pos + 64 - int(used); left != 0 {
