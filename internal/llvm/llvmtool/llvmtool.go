@@ -93,21 +93,34 @@ func IOFailure(err error) *FatalError {
 // as LLVM's raw_fd_ostream does: LLVM reports it as a fatal IOFailure
 // rather than as an error about a file.
 type TrackWriter struct {
-	w   io.Writer
-	err error
+	w        io.Writer
+	err      error
+	deferred bool
 }
 
 // NewTrackWriter returns a TrackWriter writing to w.
 func NewTrackWriter(w io.Writer) *TrackWriter { return &TrackWriter{w: w} }
+
+// NewDeferringWriter returns a TrackWriter whose writes report success
+// even when they fail, writing nothing more after the first failure, as
+// raw_fd_ostream's do until it is closed: the caller finishes its work and
+// what it prints (-verbose statistics) and reports Err after that.
+func NewDeferringWriter(w io.Writer) *TrackWriter { return &TrackWriter{w: w, deferred: true} }
 
 // Err returns the first error a write to the underlying writer returned,
 // or nil.
 func (t *TrackWriter) Err() error { return t.err }
 
 func (t *TrackWriter) Write(p []byte) (int, error) {
+	if t.deferred && t.err != nil {
+		return len(p), nil
+	}
 	n, err := t.w.Write(p)
 	if err != nil && t.err == nil {
 		t.err = err
+	}
+	if t.deferred {
+		return len(p), nil
 	}
 	return n, err
 }
@@ -116,9 +129,9 @@ func (t *TrackWriter) Write(p []byte) (int, error) {
 // the underlying writer is a file (an *os.File or a type embedding one): a
 // failed file operation other than a read is then the output's failure.
 // Over any other writer (a buffer, another TrackWriter) the copy goes
-// through Write, which sees every failed write.
+// through Write, which sees every failed write; so does a deferring one's.
 func (t *TrackWriter) ReadFrom(r io.Reader) (int64, error) {
-	if _, ok := t.w.(file); !ok {
+	if _, ok := t.w.(file); !ok || t.deferred {
 		return io.Copy(writerOnly{t}, r)
 	}
 	n, err := io.Copy(t.w, r)

@@ -74,6 +74,40 @@ func TestTrackWriter(t *testing.T) {
 	}
 }
 
+// TestDeferringWriter: writes report success after a failure and write
+// nothing more; Err reports the first failure.
+func TestDeferringWriter(t *testing.T) {
+	var b bytes.Buffer
+	fails := &failAfter{w: &b, n: 1}
+	tw := NewDeferringWriter(fails)
+	for _, s := range []string{"a", "b", "c"} {
+		if n, err := tw.Write([]byte(s)); n != 1 || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		}
+	}
+	if n, err := io.Copy(tw, strings.NewReader("de")); n != 2 || err != nil {
+		t.Fatalf("io.Copy = %d, %v", n, err)
+	}
+	if tw.Err() == nil || b.String() != "a" || fails.calls != 2 {
+		t.Errorf("Err() = %v, wrote %q in %d calls", tw.Err(), b.String(), fails.calls)
+	}
+}
+
+// failAfter writes n times, then fails.
+type failAfter struct {
+	w     io.Writer
+	n     int
+	calls int
+}
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	f.calls++
+	if f.calls > f.n {
+		return 0, errors.New("full")
+	}
+	return f.w.Write(p)
+}
+
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }

@@ -1,7 +1,6 @@
 package bundler
 
 import (
-	"bytes"
 	"errors"
 	"io"
 
@@ -159,15 +158,20 @@ func (j *job) writeCompressed(path string, data []byte, check func() error) erro
 		return oserr.PathMessage(path, err)
 	}
 	defer f.Abort()
-	var buf bytes.Buffer
-	if err := j.compress(&buf, data); err != nil {
+	// The CCOB goes straight to the temporary file (a copy in memory cost
+	// a fresh page every 4 KiB of it); it becomes the output only once
+	// check has passed. A failed write is reported after the -verbose
+	// statistics and check, as it was when the CCOB was written after
+	// them (and as LLVM reports it, when it closes the output).
+	tw := llvmtool.NewDeferringWriter(f)
+	if err := j.compress(tw, data); err != nil {
 		return err
 	}
 	if err := check(); err != nil {
 		return err
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return llvmtool.IOFailure(err)
+	if tw.Err() != nil {
+		return llvmtool.IOFailure(tw.Err())
 	}
 	if err := f.Commit(); err != nil {
 		return llvmtool.IOFailure(err)

@@ -70,6 +70,31 @@ func TestDiffCompress(t *testing.T) {
 	}
 }
 
+// TestDiffCompressFull: a compressed output that cannot be written fails
+// as LLVM's does, after the -verbose statistics (the CCOB is written as it
+// is compressed, and the failure reported after them).
+func TestDiffCompressFull(t *testing.T) {
+	t.Parallel()
+	ref, ours := tools(t)
+	for _, verbose := range []bool{false, true} {
+		args := []string{"-type=bc", "-targets=" + host + "," + gfx906, "-input=hb", "-input=b1", "-compress", "-output=/dev/full"}
+		if verbose {
+			args = append(args, "-verbose")
+		}
+		want := difftest.Run(t, ref, difftest.Case{Files: baseFiles, Args: args, Argv0: "clang-offload-bundler"})
+		got := difftest.Run(t, ours, difftest.Case{Files: baseFiles, Args: args, Argv0: "clang-offload-bundler"})
+		lines := func(s string) (first, last string) {
+			l := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+			return l[0], l[len(l)-1]
+		}
+		wf, wl := lines(want.Stderr)
+		gf, gl := lines(got.Stderr)
+		if want.Code == 0 || got.Code != want.Code || gl != wl || gf != wf || strings.Count(got.Stderr, "\n") != strings.Count(want.Stderr, "\n") {
+			t.Errorf("verbose %v: LLVM exit %d %q, ours exit %d %q", verbose, want.Code, want.Stderr, got.Code, got.Stderr)
+		}
+	}
+}
+
 func TestDiffEnv(t *testing.T) {
 	t.Parallel()
 	ref, ours := tools(t)
