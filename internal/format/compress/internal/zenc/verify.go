@@ -44,10 +44,10 @@ func (v *verifier) literals(b []byte) error {
 // bytes from off back: the decoder copies off bytes back, and since want up
 // to there has been decoded, the copy gives want if want repeats itself
 // there (overlapping copies included: byte i equals byte i-off for every
-// i). Literal runs and
-// matches of up to 16 bytes, most of them, are compared as two words each
-// where there is room to load them: calls to a general compare were a
-// third of Verify's time on rocRAND's 417,000 sequences.
+// i). Literal runs and matches of up to 16 bytes, most of them, are
+// compared as two words each where there is room to load them: calls to a
+// general compare were a third of Verify's time on rocRAND's 417,000
+// sequences.
 func (v *verifier) sequence(lits []byte, off, n int) error {
 	p, q := v.pos, v.pos+len(lits)
 	w := v.want
