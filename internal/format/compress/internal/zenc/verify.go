@@ -63,8 +63,8 @@ func (v *verifier) sequence(lits []byte, off, n int) error {
 		v.pos = q + n
 		return nil
 	}
-	if q > len(w) || !bytes.Equal(lits, w[p:q]) {
-		return corrupt("literals differ at %d", p)
+	if err := v.literals(lits); err != nil {
+		return err
 	}
 	if off > q || q+n > len(w) || !bytes.Equal(w[q:q+n], w[q-off:q-off+n]) {
 		return corrupt("match of %d bytes at %d from %d back differs", n, q, off)

@@ -73,7 +73,6 @@ func (s *readerSource) take(n int) ([]byte, error) {
 type frameReader struct {
 	src source
 	out sink
-	cmp *verifier // out, when it is Verify's: sequences go to it directly
 	rep [3]uint32
 
 	huff       *huff0.Scratch
@@ -88,7 +87,6 @@ type frameReader struct {
 // the frame records it, must be what out received.
 func readFrame(src source, out sink) error {
 	v := frameReader{src: src, out: out, rep: [3]uint32{1, 4, 8}}
-	v.cmp, _ = out.(*verifier)
 	return v.frame()
 }
 
@@ -452,11 +450,11 @@ func readNCount(in []byte, maxSym int, maxLog uint8) (decTable, []byte, error) {
 	return newDecTable(norm, log), in[(pos+7)/8:], nil
 }
 
-// backReader reads a zstd backward bitstream: from the last byte to the
-// first, after the final byte's marker bit. It holds eight bytes of the
-// stream in value, in[off:off+8] as a little-endian number, of which the
-// top used bits have been read; fill refills it. Reading past the
-// stream's start gives zeros and a negative left().
+// backReader is the start of a zstd backward bitstream, read from the last
+// byte to the first after the final byte's marker bit: value holds eight
+// bytes of the stream, in[off:off+8] as a little-endian number (zeros
+// before in's start when it is shorter), of which the top used bits have
+// been read. The sequences loop reads on from it in local variables.
 type backReader struct {
 	value uint64
 	used  uint
@@ -479,37 +477,6 @@ func newBackReader(in []byte) (backReader, error) {
 	}
 	return r, nil
 }
-
-// read returns the next n (<= 32) bits; at least n must be in value
-// (fill leaves 32).
-func (r *backReader) read(n uint8) uint32 {
-	v := r.value << r.used >> 1 >> (63 - n)
-	r.used += uint(n)
-	return uint32(v)
-}
-
-// fill moves whole bytes of in into value until at least 32 of its bits
-// are unread, or in's start is reached.
-func (r *backReader) fill(in []byte) {
-	if r.used < 32 {
-		return
-	}
-	if r.off >= 4 {
-		r.off -= 4
-		r.value = r.value<<32 | uint64(binary.LittleEndian.Uint32(in[r.off:]))
-		r.used -= 32
-		return
-	}
-	for r.used >= 8 && r.off > 0 {
-		r.off--
-		r.value = r.value<<8 | uint64(in[r.off])
-		r.used -= 8
-	}
-}
-
-// left is the number of bits not yet read: negative after reading past the
-// stream's start.
-func (r *backReader) left() int { return 8*r.off + 64 - int(r.used) }
 
 func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, pre decTable, prev *decTable) ([]byte, error) {
 	switch mode {
@@ -622,6 +589,9 @@ func (v *frameReader) sequences(in []byte) error {
 		used += uint(n)
 		return uint32(x)
 	}
+	// left is the number of bits not yet read: negative after reading past
+	// the stream's start (which reads zeros).
+	left := func() int { return 8*pos + 64 - int(used) }
 	llCells, ofCells, mlCells := v.ll.cells, v.of.cells, v.ml.cells
 	sLL := int(read(v.ll.log))
 	sOF := int(read(v.of.log))
@@ -645,7 +615,7 @@ func (v *frameReader) sequences(in []byte) error {
 			sML = int(mlc.base) + int(read(mlc.nbBits))
 			sOF = int(ofc.base) + int(read(ofc.nbBits))
 		}
-		if 8*pos+64-int(used) < 0 {
+		if left() < 0 {
 			return corrupt("sequence bitstream overread")
 		}
 		var off uint32
@@ -679,23 +649,14 @@ func (v *frameReader) sequences(in []byte) error {
 		if done += int64(ll) + int64(ml); done > blockMax {
 			return corrupt("block decodes to more than %d bytes", blockMax)
 		}
-		if v.cmp != nil {
-			// Verify's sink, called once a sequence and not through the
-			// interface: 3-4% of its time.
-			if err := v.cmp.sequence(lits[:ll], int(off), int(ml)); err != nil {
-				return err
-			}
-			lits = lits[ll:]
-			continue
-		}
 		if err := v.out.sequence(lits[:ll], int(off), int(ml)); err != nil {
 			return err
 		}
 		lits = lits[ll:]
 	}
 	v.rep = [3]uint32{r0, r1, r2}
-	if left := 8*pos + 64 - int(used); left != 0 {
-		return corrupt("%d bits left in the sequence bitstream", left)
+	if k := left(); k != 0 {
+		return corrupt("%d bits left in the sequence bitstream", k)
 	}
 	return v.out.literals(lits)
 }
