@@ -142,14 +142,20 @@ func FuzzVerify(f *testing.F) {
 	})
 }
 
-// BenchmarkVerify verifies level 3's frame of $ZENC_SAMPLE.
-func BenchmarkVerify(b *testing.B) {
+// sampleFrame returns $ZENC_SAMPLE and its level-3 frame, and counts the
+// sample's bytes per operation (the benchmark is skipped without one).
+func sampleFrame(b *testing.B) (src, enc []byte) {
 	src, err := os.ReadFile(os.Getenv("ZENC_SAMPLE"))
 	if err != nil {
 		b.Skip("set ZENC_SAMPLE")
 	}
-	enc := Encode(nil, src, 3, 0)
 	b.SetBytes(int64(len(src)))
+	return src, Encode(nil, src, 3, 0)
+}
+
+// BenchmarkVerify verifies level 3's frame of $ZENC_SAMPLE.
+func BenchmarkVerify(b *testing.B) {
+	src, enc := sampleFrame(b)
 	for b.Loop() {
 		if err := Verify(enc, src); err != nil {
 			b.Fatal(err)
@@ -172,12 +178,7 @@ func (m *memFile) ReadAt(p []byte, off int64) (int, error) {
 // BenchmarkDecode decodes $ZENC_SAMPLE's level-3 frame (Decode into
 // memory): the decoder's speed on a real bundle's sequences.
 func BenchmarkDecode(b *testing.B) {
-	src, err := os.ReadFile(os.Getenv("ZENC_SAMPLE"))
-	if err != nil {
-		b.Skip("set ZENC_SAMPLE")
-	}
-	enc := Encode(nil, src, 3, 0)
-	b.SetBytes(int64(len(src)))
+	src, enc := sampleFrame(b)
 	out := &memFile{b: make([]byte, 0, len(src))}
 	for b.Loop() {
 		out.b = out.b[:0]
