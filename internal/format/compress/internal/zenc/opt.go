@@ -46,12 +46,17 @@ type optStats struct {
 	ml                          [maxMLCode + 1]uint32
 	of                          [maxOFCode + 1]uint32
 	litSum, llSum, mlSum, ofSum uint32
-	// The prices of each symbol.
-	litP    [256]int32
-	llP     [maxLLCode + 1]int32
-	mlP     [maxMLCode + 1]int32
-	ofP     [maxOFCode + 1]int32
-	started bool
+	// A symbol's price is its table's part (the weight of the table's
+	// sum, the W fields) plus its own part (its extra bits, less the
+	// weight of its frequency, the P fields). A sequence chosen changes
+	// the own parts of its symbols only, so commit updates those and the
+	// four sums, not every symbol.
+	litP                [256]int32
+	llP                 [maxLLCode + 1]int32
+	mlP                 [64]int32 // maxMLCode+1 used; 64 so that a code&63 needs no check
+	ofP                 [maxOFCode + 1]int32
+	litW, llW, mlW, ofW int32
+	started             bool
 }
 
 // weight is about bitCost*log2(stat+1)+bitCost, with a linear fraction: a
@@ -124,29 +129,47 @@ func scaleDown(t []uint32, total uint32, log uint) uint32 {
 	return n
 }
 
+// setWeights works out every price from the frequencies.
 func (s *optStats) setWeights() {
-	litW, llW, mlW, ofW := weight(s.litSum), weight(s.llSum), weight(s.mlSum), weight(s.ofSum)
 	for c := range s.lit {
-		s.litP[c] = max(litW-weight(s.lit[c]), bitCost)
+		s.litP[c] = -weight(s.lit[c])
 	}
 	for c := range s.ll {
-		s.llP[c] = int32(llBits[c])*bitCost + llW - weight(s.ll[c])
+		s.setLL(c)
 	}
 	for c := range s.ml {
-		// A sequence costs a fifth of a bit more: of two paths as cheap,
-		// the one with fewer sequences decodes faster.
-		s.mlP[c] = int32(mlBits[c])*bitCost + mlW - weight(s.ml[c]) + bitCost/5
+		s.setML(c)
 	}
 	for c := range s.of {
-		s.ofP[c] = int32(c)*bitCost + ofW - weight(s.of[c])
+		s.setOF(c)
 	}
+	s.setSums()
+}
+
+func (s *optStats) setLL(c int) { s.llP[c] = int32(llBits[c])*bitCost - weight(s.ll[c]) }
+
+// A sequence costs a fifth of a bit more: of two paths as cheap, the one
+// with fewer sequences decodes faster.
+func (s *optStats) setML(c int) {
+	s.mlP[c] = int32(mlBits[c])*bitCost - weight(s.ml[c]) + bitCost/5
+}
+
+func (s *optStats) setOF(c int) { s.ofP[c] = int32(c)*bitCost - weight(s.of[c]) }
+
+// setSums works out the tables' parts of the prices.
+func (s *optStats) setSums() {
+	s.litW, s.llW, s.mlW, s.ofW = weight(s.litSum), weight(s.llSum), weight(s.mlSum), weight(s.ofSum)
 }
 
 // litPrice is the price of one literal byte, at least one bit.
-func (s *optStats) litPrice(c byte) int32 { return s.litP[c] }
+func (s *optStats) litPrice(c byte) int32 { return max(s.litW+s.litP[c], bitCost) }
 
 // llPrice is the price of coding a run of n literals' length.
-func (s *optStats) llPrice(n uint32) int32 {
+func (s *optStats) llPrice(n uint32) int32 { return s.llW + s.llOwn(n) }
+
+// llOwn is llPrice less the table's part: what differences of llPrice
+// need.
+func (s *optStats) llOwn(n uint32) int32 {
 	if n >= blockMax {
 		return bitCost + s.llP[llCode(blockMax-1)]
 	}
@@ -154,22 +177,30 @@ func (s *optStats) llPrice(n uint32) int32 {
 }
 
 // ofPrice is the price of Offset_Value ov.
-func (s *optStats) ofPrice(ov uint32) int32 { return s.ofP[bits.Len32(ov)-1] }
+func (s *optStats) ofPrice(ov uint32) int32 { return s.ofW + s.ofP[bits.Len32(ov)-1] }
 
 // mlPrice is the price of a match length n.
-func (s *optStats) mlPrice(n int) int32 { return s.mlP[mlCode(uint32(n-3))] }
+func (s *optStats) mlPrice(n int) int32 { return s.mlW + s.mlP[mlCode(uint32(n-3))] }
 
-// add counts a sequence chosen.
+// add counts a sequence chosen and updates its symbols' own parts of the
+// prices; the tables' parts wait for setSums.
 func (s *optStats) add(lits []byte, ov uint32, n int) {
 	for _, c := range lits {
 		s.lit[c] += 2
+		s.litP[c] = -weight(s.lit[c])
 	}
 	s.litSum += 2 * uint32(len(lits))
-	s.ll[llCode(uint32(len(lits)))]++
+	c := llCode(uint32(len(lits)))
+	s.ll[c]++
+	s.setLL(int(c))
 	s.llSum++
-	s.of[bits.Len32(ov)-1]++
+	c = uint8(bits.Len32(ov) - 1)
+	s.of[c]++
+	s.setOF(int(c))
 	s.ofSum++
-	s.ml[mlCode(uint32(n-3))]++
+	c = mlCode(uint32(n - 3))
+	s.ml[c]++
+	s.setML(int(c))
 	s.mlSum++
 }
 
@@ -415,7 +446,7 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 			at := &nodes[cur]
 			if cur > 0 {
 				pn := &nodes[cur-1]
-				lp := pn.price + st.litPrice(src[p+cur-1]) + st.llPrice(pn.litlen+1) - st.llPrice(pn.litlen)
+				lp := pn.price + st.litPrice(src[p+cur-1]) + st.llOwn(pn.litlen+1) - st.llOwn(pn.litlen)
 				if lp <= at.price {
 					*at = optNode{price: lp, litlen: pn.litlen + 1, rep: pn.rep}
 				} else {
@@ -441,16 +472,25 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 			}
 			top := cur + cs[len(cs)-1].length
 			for ; last < top; last++ {
-				nodes[last+1] = optNode{price: optInf}
+				// The rest of a node is read only once a price is set.
+				nodes[last+1].price = optInf
 			}
 			base := at.price + st.llPrice(0)
 			prev := 2
 			for _, c := range cs {
 				ov, _, _ := offsetCode(c.off, at.litlen, at.rep[0], at.rep[1], at.rep[2])
-				ob := base + st.ofPrice(ov)
+				ob := base + st.ofPrice(ov) + st.mlW
 				for n := prev + 1; n <= c.length; n++ {
-					if pr := ob + st.mlPrice(n); pr < nodes[cur+n].price {
-						nodes[cur+n] = optNode{price: pr, mlen: uint32(n), off: c.off}
+					// mlPrice(n) (mlW is in ob), without a table
+					// look-up for the lengths whose code is their own
+					// (3-34).
+					code := uint32(n - 3)
+					if code >= 32 {
+						code = uint32(mlCode(code))
+					}
+					if nd := &nodes[cur+n]; ob+st.mlP[code&63] < nd.price {
+						// rep is set when the parse reaches the node.
+						nd.price, nd.mlen, nd.off, nd.litlen = ob+st.mlP[code&63], uint32(n), c.off, 0
 					}
 				}
 				prev = c.length
@@ -525,6 +565,6 @@ func (o *optimal) commit(seqs []seq, anchor, p int, nodes []optNode, to int, fin
 	if final.length > 0 {
 		emit(p+to, final.length, final.off)
 	}
-	o.stats.setWeights()
+	o.stats.setSums()
 	return seqs
 }

@@ -203,3 +203,46 @@ func TestFarHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestPricesKeptUp: the prices commit keeps up a sequence at a time (add,
+// then setSums) are those worked out from the frequencies afresh.
+func TestPricesKeptUp(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	src := make([]byte, 1<<16)
+	for i := range src {
+		src[i] = byte(rng.Intn(40))
+	}
+	var s optStats
+	for block := range 3 {
+		s.newBlock(src)
+		for range 2000 {
+			lits := src[rng.Intn(len(src)-300):][:rng.Intn(300)]
+			s.add(lits, 1+uint32(rng.Intn(1<<20)), 3+rng.Intn(1000))
+			if rng.Intn(4) == 0 {
+				s.setSums()
+				fresh := s
+				fresh.setWeights()
+				for c := range 256 {
+					if got, want := s.litPrice(byte(c)), fresh.litPrice(byte(c)); got != want {
+						t.Fatalf("block %d: literal %d costs %d, afresh %d", block, c, got, want)
+					}
+				}
+				for _, n := range []uint32{0, 1, 5, 17, 63, 64, 100, 5000, blockMax} {
+					if got, want := s.llPrice(n), fresh.llPrice(n); got != want {
+						t.Fatalf("block %d: literal run %d costs %d, afresh %d", block, n, got, want)
+					}
+				}
+				for n := 3; n < 5000; n += 1 + n/8 {
+					if got, want := s.mlPrice(n), fresh.mlPrice(n); got != want {
+						t.Fatalf("block %d: match length %d costs %d, afresh %d", block, n, got, want)
+					}
+				}
+				for ov := uint32(1); ov < 1<<30; ov = ov*3 + 1 {
+					if got, want := s.ofPrice(ov), fresh.ofPrice(ov); got != want {
+						t.Fatalf("block %d: offset value %d costs %d, afresh %d", block, ov, got, want)
+					}
+				}
+			}
+		}
+	}
+}
