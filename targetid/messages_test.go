@@ -103,6 +103,14 @@ func TestConflictingPairLLVM(t *testing.T) {
 		// A sample keeps the test fast; the golden table holds them all.
 		sets = sets[:20]
 	}
+	// LLVM 22 reads an unset value for a malformed target ID (the result
+	// of a failed parse): the Debian 22.1.8 build answered on the machine
+	// the table was made on, and crashes on others. Where it crashes, the
+	// table's answer stands.
+	golden := map[string]string{}
+	for _, r := range readTable(t, "conflict.txt", 2) {
+		golden[r[0]] = r[1]
+	}
 	for _, set := range sets {
 		args := []string{"-type=i", "-output=" + filepath.Join(b.dir, "c.i")}
 		var targets []string
@@ -114,6 +122,13 @@ func TestConflictingPairLLVM(t *testing.T) {
 		_, msg, code := b.run(args...)
 		want := ""
 		switch {
+		case code < 0:
+			g, ok := golden["="+strings.Join(set, ",")]
+			if !ok {
+				t.Fatalf("%q: LLVM crashed (exit %d) and testdata/conflict.txt has no answer: %.300s", set, code, msg)
+			}
+			t.Logf("%q: LLVM crashed; the table's answer is %q", set, g)
+			want = strings.TrimPrefix(g, "=")
 		case code == 0:
 		case strings.HasPrefix(msg, "Cannot bundle inputs with conflicting targets: '"):
 			var x, y string

@@ -129,3 +129,21 @@ func TestCompare(t *testing.T) {
 		{Args: []string{"-c", "echo err >&2; exit 3"}, Stdin: []byte("ignored")},
 	})
 }
+
+func TestHealthy(t *testing.T) {
+	for _, c := range []struct {
+		o    Outcome
+		want bool
+	}{
+		{Outcome{Code: 0}, true},
+		{Outcome{Code: 1, Stderr: "error: 'x': no such file\n"}, true},
+		{Outcome{Code: -1}, false},
+		{Outcome{Code: 1}, false},
+		{Outcome{Code: 2, Stderr: "panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n"}, false},
+		{Outcome{Code: 0, Stderr: "panic: recovered\n"}, false},
+	} {
+		if got := Healthy(c.o); got != c.want {
+			t.Errorf("Healthy(%+v) = %v, want %v", c.o, got, c.want)
+		}
+	}
+}
