@@ -340,12 +340,7 @@ func CompareCase(t testing.TB, ref, ours string, c Case, norm ...Normalizer) {
 // exited on its own, and a failure came with a message that is not a Go
 // panic's.
 func Healthy(o Outcome) bool {
-	switch {
-	case o.Code < 0:
-		return false
-	case o.Code == 0:
-		return !strings.Contains(o.Stderr, "panic: ")
-	default:
-		return strings.TrimSpace(o.Stderr) != "" && !strings.Contains(o.Stderr, "panic: ") && !strings.Contains(o.Stderr, "goroutine ")
-	}
+	crashed := o.Code < 0 || strings.Contains(o.Stderr, "panic: ") || strings.Contains(o.Stderr, "goroutine ")
+	silentFailure := o.Code > 0 && strings.TrimSpace(o.Stderr) == ""
+	return !crashed && !silentFailure
 }

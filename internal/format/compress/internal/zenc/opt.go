@@ -132,7 +132,7 @@ func scaleDown(t []uint32, total uint32, log uint) uint32 {
 // setWeights works out every price from the frequencies.
 func (s *optStats) setWeights() {
 	for c := range s.lit {
-		s.litP[c] = -weight(s.lit[c])
+		s.setLit(c)
 	}
 	for c := range s.ll {
 		s.setLL(c)
@@ -145,6 +145,8 @@ func (s *optStats) setWeights() {
 	}
 	s.setSums()
 }
+
+func (s *optStats) setLit(c int) { s.litP[c] = -weight(s.lit[c]) }
 
 func (s *optStats) setLL(c int) { s.llP[c] = int32(llBits[c])*bitCost - weight(s.ll[c]) }
 
@@ -180,14 +182,25 @@ func (s *optStats) llOwn(n uint32) int32 {
 func (s *optStats) ofPrice(ov uint32) int32 { return s.ofW + s.ofP[bits.Len32(ov)-1] }
 
 // mlPrice is the price of a match length n.
-func (s *optStats) mlPrice(n int) int32 { return s.mlW + s.mlP[mlCode(uint32(n-3))] }
+func (s *optStats) mlPrice(n int) int32 { return s.mlW + s.mlOwn(n) }
+
+// mlOwn is mlPrice less the table's part (the parse adds mlW once a
+// candidate), without a table look-up for the lengths whose code is their
+// own (3-34).
+func (s *optStats) mlOwn(n int) int32 {
+	code := uint32(n - 3)
+	if code >= 32 {
+		code = uint32(mlCode(code))
+	}
+	return s.mlP[code&63]
+}
 
 // add counts a sequence chosen and updates its symbols' own parts of the
 // prices; the tables' parts wait for setSums.
 func (s *optStats) add(lits []byte, ov uint32, n int) {
 	for _, c := range lits {
 		s.lit[c] += 2
-		s.litP[c] = -weight(s.lit[c])
+		s.setLit(int(c))
 	}
 	s.litSum += 2 * uint32(len(lits))
 	c := llCode(uint32(len(lits)))
@@ -481,16 +494,9 @@ func (o *optimal) parse(start, end int, seqs []seq) []seq {
 				ov, _, _ := offsetCode(c.off, at.litlen, at.rep[0], at.rep[1], at.rep[2])
 				ob := base + st.ofPrice(ov) + st.mlW
 				for n := prev + 1; n <= c.length; n++ {
-					// mlPrice(n) (mlW is in ob), without a table
-					// look-up for the lengths whose code is their own
-					// (3-34).
-					code := uint32(n - 3)
-					if code >= 32 {
-						code = uint32(mlCode(code))
-					}
-					if nd := &nodes[cur+n]; ob+st.mlP[code&63] < nd.price {
+					if nd, pr := &nodes[cur+n], ob+st.mlOwn(n); pr < nd.price {
 						// rep is set when the parse reaches the node.
-						nd.price, nd.mlen, nd.off, nd.litlen = ob+st.mlP[code&63], uint32(n), c.off, 0
+						nd.price, nd.mlen, nd.off, nd.litlen = pr, uint32(n), c.off, 0
 					}
 				}
 				prev = c.length
