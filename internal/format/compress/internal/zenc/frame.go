@@ -244,6 +244,8 @@ func parseSegment(src []byte, p params, bounds []int, chunks []sampleChunk, i in
 			seqs = o.parse(b, e, seqs)
 		case p.fast:
 			seqs = m.parseFast(b, e, seqs)
+		case p.row:
+			seqs = m.parseRow(b, e, seqs)
 		default:
 			seqs = m.parse(b, e, seqs)
 		}

@@ -22,6 +22,7 @@ type params struct {
 	accel     uint8 // parse: in a run of k literals, one position in 1+k>>accel is searched (0: all)
 	split     bool  // cut blocks where the sequences' statistics change
 	opt       bool  // optimal parsing over a binary tree of 1<<(chainLog-1) positions; depth: its compares
+	row       bool  // parseRow: rows of 16 positions, 1<<hashLog in all; depth: the tags followed
 }
 
 // A matcher turns src into sequences, a block at a time. It looks for
@@ -31,13 +32,18 @@ type params struct {
 // a few positions of each match are indexed and the stride grows through
 // literals, which is what makes that strategy fast.
 type matcher struct {
-	src   []byte
-	p     params
-	head  []int32  // hash -> position-base+1 of the latest occurrence
-	long  []int32  // 8-byte hash -> position-base+1 of the latest occurrence
-	chain []int32  // position&mask -> position-base+1 of the previous occurrence
-	tree  []int32  // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
-	far   []uint64 // optimal parsing: 4-byte hash -> (position-base+1)<<32 | the 4 bytes, of the latest before the warm-up (farFill)
+	src            []byte
+	p              params
+	head           []int32              // hash -> position-base+1 of the latest occurrence
+	long           []int32              // 8-byte hash -> position-base+1 of the latest occurrence
+	chain          []int32              // position&mask -> position-base+1 of the previous occurrence
+	rows           []row                // parseRow: 1<<(hashLog-4) of them
+	hashes         [2 * rowAhead]uint32 // parseRow: the hashes of positions next to hashed-1, at their position%(2*rowAhead)
+	hashed         int                  // parseRow: the first position not hashed
+	rowLsh, rowRsh uint8                // parseRow: the shifts of rowHash
+	rowPrefetch    bool                 // parseRow: rows are prefetched (they do not fit in a core's cache)
+	tree           []int32              // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
+	far            []uint64             // optimal parsing: 4-byte hash -> (position-base+1)<<32 | the 4 bytes, of the latest before the warm-up (farFill)
 	// treeInsert's read-ahead: the head of position pfPos's hash pfHash.
 	pfPos  int
 	pfHash uint32
@@ -69,6 +75,9 @@ func (p params) fit(n int) params {
 func (p params) tableBytes(n int) int {
 	p = p.fit(n)
 	b := 4 << p.hashLog
+	if p.row {
+		b = 64 << (p.hashLog - 4)
+	}
 	if p.chainLog > 0 {
 		b += 4 << p.chainLog
 	}
@@ -89,7 +98,13 @@ func (p params) tableBytes(n int) int {
 func newMatcher(src []byte, p params, base, n int) *matcher {
 	p = p.fit(n)
 	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base, pfPos: -1}
-	m.head = freshTable[int32](1 << p.hashLog)
+	if p.row {
+		m.rows = freshTable[row](1 << (p.hashLog - 4))
+		m.rowLsh, m.rowRsh = uint8(64-8*p.minMatch), 64-4-p.hashLog
+		m.rowPrefetch = havePrefetch && p.hashLog >= 17
+	} else {
+		m.head = freshTable[int32](1 << p.hashLog)
+	}
 	if p.longLog > 0 {
 		m.long = freshTable[int32](1 << p.longLog)
 	}
@@ -109,7 +124,7 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 // to such a page then has to flush it from every CPU's TLB, an interrupt to
 // each, which on a two-CPU machine cost a third of the encoder's time. A
 // page first touched by a write takes an ordinary fault.
-func freshTable[T int32 | uint64](n int) []T {
+func freshTable[T int32 | uint64 | row](n int) []T {
 	t := make([]T, n)
 	clear(t)
 	return t
@@ -147,6 +162,15 @@ func (m *matcher) warm(from, to int) {
 	if m.chain != nil {
 		m.next = from
 		m.insert(to)
+		return
+	}
+	if m.rows != nil {
+		if dense := to - rowWarm; dense > from {
+			m.rowSparse(from, dense, rowWarmStep)
+			from = dense
+		}
+		m.rowSeek(from)
+		m.rowFill(to)
 		return
 	}
 	for q := from; q < to; q += 2 {

@@ -3,9 +3,11 @@ package zenc
 // levelParams chooses the match finder's settings for a libzstd level and
 // an input of n bytes. The choice was made by measurement against libzstd
 // 1.5.4 with long-distance matching, as LLVM 22 calls it, on HIP fat
-// binaries and on text bundles (compress/NOTES.md): at every level up to
-// 12 our output is smaller than libzstd's. Small inputs take the settings
-// of higher levels, which cost milliseconds there.
+// binaries and on text bundles (compress/NOTES.md): at levels 10-22 our
+// output is no larger than libzstd's on ten corpora but at some of 19-22,
+// at 1-9 on nine of them (rocSPARSE 5.7.1's bundle is 1-3% larger at 3-9).
+// Small inputs take the settings of higher levels, which cost milliseconds
+// there.
 func levelParams(level, n int) params {
 	switch {
 	case level == 0:
@@ -45,14 +47,20 @@ func levelParams(level, n int) params {
 		// sampled): what rocBLAS (R2) needs to be smaller than libzstd,
 		// at a CPU time below libzstd's on every corpus.
 		return params{minMatch: 5, hashLog: 16, longLog: 18, chainLog: 17, depth: 4, lazy: 2, targetLen: 256, fast: true, ldm: true, ldmLog: 8}
-	case level <= 10:
-		// 4-byte matches, chains 8 deep, and long-distance matches, one
-		// position in 64 sampled.
-		return params{minMatch: 4, hashLog: 16, longLog: 18, chainLog: 18, depth: 8, lazy: 2, targetLen: 256, fast: true, ldm: true, ldmLog: 6}
 	case level <= 12:
-		// Deeper chains and larger tables (2^18-2^20, 32 deep) cost 20-40%
-		// more CPU time with long-distance matches, for 0.1% in size.
-		return params{minMatch: 4, hashLog: 17, longLog: 19, chainLog: 19, depth: 16, lazy: 2, targetLen: 256, fast: true, ldm: true, ldmLog: 6}
+		// parseRow: rows of the 12 latest positions of a hash, 1<<hashLog
+		// positions in all, every position indexed but the inside of
+		// matches longer than skipIn (its first 4 and last 8 are), lazy
+		// evaluation as libzstd's lazy2 weighs it. What rocSPARSE 5.7.1's
+		// bundle (R5: short matches a GPU's code back) needs to be smaller
+		// than libzstd: parseFast's sparse chains were 1.5-2.5% larger
+		// there. 2^20 positions reach back less far: 1% larger on R5.
+		// Indexing the inside of matches up to 32 bytes costs up to 30%
+		// more steps for 0.02% (compress/NOTES.md).
+		if level == 10 {
+			return params{minMatch: 5, hashLog: 21, depth: 8, lazy: 2, targetLen: 32, row: true, ldm: true, ldmLog: 6, skipIn: 8}
+		}
+		return params{minMatch: 5, hashLog: 21, depth: 12, lazy: 2, targetLen: 64, row: true, ldm: true, ldmLog: 6, skipIn: 8}
 	case level <= 15:
 		// parse: chains of every position, 16 deep, long-distance
 		// matches, searching fewer positions in runs of literals as

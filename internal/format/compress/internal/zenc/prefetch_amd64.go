@@ -10,3 +10,9 @@ const havePrefetch = true
 //
 //go:noescape
 func prefetch(p *byte)
+
+// prefetchRows prefetches the rows of eight row hashes (row index in the
+// high bits, 64-byte rows from rows).
+//
+//go:noescape
+func prefetchRows(rows *row, hs *[8]uint32)

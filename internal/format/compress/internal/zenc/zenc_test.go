@@ -158,12 +158,19 @@ func FuzzEncode(f *testing.F) {
 	if b, err := os.ReadFile("../../testdata/bundle.bin"); err == nil {
 		f.Add(b[:4096], int8(1))
 		f.Add(b[:20000], int8(19))
+		f.Add(b, int8(12))
 		f.Add(b[:30000], int8(22))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, level int8) {
 		enc := Encode(nil, src, int(level), 1)
 		if got := decode(t, enc); !bytes.Equal(got, src) {
 			t.Fatalf("level %d: round trip differs", level)
+		}
+		// The settings the level takes on large inputs (the row parser at
+		// 10-12 among them), their tables cut to this input.
+		enc = encode(nil, src, levelParams(int(level), 1<<30), 1)
+		if got := decode(t, enc); !bytes.Equal(got, src) {
+			t.Fatalf("level %d, large-input settings: round trip differs", level)
 		}
 	})
 }
@@ -178,7 +185,7 @@ func TestFarRepeat(t *testing.T) {
 	src := make([]byte, 10<<20)
 	rand.New(rand.NewSource(3)).Read(src[:5<<20])
 	copy(src[5<<20:], src[:5<<20])
-	for _, c := range []struct{ level, workers int }{{-5, 2}, {3, 1}, {3, 2}, {9, 2}, {15, 2}, {19, 2}} {
+	for _, c := range []struct{ level, workers int }{{-5, 2}, {3, 1}, {3, 2}, {9, 2}, {12, 2}, {15, 2}, {19, 2}} {
 		level, workers := c.level, c.workers
 		{
 			enc := Encode(nil, src, level, workers)

@@ -1,0 +1,340 @@
+package zenc
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+)
+
+// The row match finder of the lazy levels: the hash of a position's first
+// minMatch bytes picks a row of the 12 latest positions with that hash's
+// row bits, and keeps a byte more of the hash (a tag) beside each, so that a
+// search compares the 12 tags at once and reads only the positions whose
+// tag is equal. A row is one cache line. Every position is indexed (but
+// the inside of matches longer than skipIn), which is what finds the short
+// matches machine code is made of; chains of every position find them too
+// but cost a cache miss a link. The rows of the next eight positions are
+// prefetched, their hashes kept meanwhile.
+const rowWays = 12
+
+// The warm-up before a segment indexes its last rowWarm bytes fully, and
+// one position in rowWarmStep before them: as small as the full warm-up of
+// 4 MiB (0.01% on rocSPARSE 5.7.1, corpus A and B), in 40% of its steps.
+const (
+	rowWarm     = 1 << 20
+	rowWarmStep = 4
+)
+
+// rowAhead is how many positions are hashed, and their rows prefetched,
+// at a time, 8-16 positions before they are indexed.
+const rowAhead = 8
+
+type row struct {
+	tag  [rowWays]byte
+	head uint8 // the newest entry
+	_    [3]byte
+	pos  [rowWays]int32 // position-base+1
+}
+
+// rowHash returns p's row (high bits) and tag (low byte).
+func (m *matcher) rowHash(p int) uint32 {
+	return uint32(binary.LittleEndian.Uint64(m.src[p:]) << (m.rowLsh & 63) * prime8 >> (m.rowRsh & 63))
+}
+
+// rowSeek makes q the next position to index.
+func (m *matcher) rowSeek(q int) {
+	m.next, m.hashed = q, q
+	m.rowHashAhead()
+}
+
+// rowHashAhead hashes the rowAhead positions from m.hashed into m.hashes
+// and prefetches their rows.
+func (m *matcher) rowHashAhead() {
+	a := m.hashed
+	m.hashed += rowAhead
+	src := m.src
+	if a+rowAhead+8 > len(src) {
+		for ; a+8 <= len(src) && a < m.hashed; a++ {
+			m.hashes[uint(a)%(2*rowAhead)] = m.rowHash(a)
+		}
+		return
+	}
+	var hs [rowAhead]uint32
+	lsh, rsh := m.rowLsh&63, m.rowRsh&63
+	w := src[a : a+rowAhead+8]
+	for i := range hs {
+		hs[i] = uint32(binary.LittleEndian.Uint64(w[i:]) << lsh * prime8 >> rsh)
+		m.hashes[uint(a+i)%(2*rowAhead)] = hs[i]
+	}
+	if m.rowPrefetch {
+		prefetchRows(&m.rows[0], &hs)
+	}
+}
+
+// rowFill indexes the positions from m.next up to (not including) p, each
+// as its row's newest entry, hashing (and prefetching the rows of) those
+// 8-16 positions on eight at a time.
+func (m *matcher) rowFill(p int) {
+	q := m.next
+	if q >= p {
+		return
+	}
+	rows := m.rows
+	pos := int32(q - m.base + 1)
+	for ; q < p; q++ {
+		if m.hashed-q <= rowAhead {
+			m.rowHashAhead()
+		}
+		h := m.hashes[uint(q)%(2*rowAhead)]
+		r := &rows[h>>8]
+		hd := r.head
+		if hd == 0 {
+			hd = rowWays
+		}
+		hd--
+		r.head = hd
+		r.tag[hd%rowWays] = byte(h)
+		r.pos[hd%rowWays] = pos
+		pos++
+	}
+	m.next = q
+}
+
+// rowSparse indexes one position in step of src[from:to], rows
+// prefetched a batch ahead.
+func (m *matcher) rowSparse(from, to, step int) {
+	var cur, nxt [rowAhead]uint32
+	lsh, rsh := m.rowLsh&63, m.rowRsh&63
+	src := m.src
+	hashBatch := func(a int, hs *[rowAhead]uint32) {
+		for i := range hs {
+			hs[i] = uint32(binary.LittleEndian.Uint64(src[a+i*step:]) << lsh * prime8 >> rsh)
+		}
+		if m.rowPrefetch {
+			prefetchRows(&m.rows[0], hs)
+		}
+	}
+	batch := rowAhead * step
+	if to-from < 2*batch {
+		return
+	}
+	hashBatch(from, &cur)
+	a := from
+	for ; a+2*batch <= to; a += batch {
+		hashBatch(a+batch, &nxt)
+		for i, h := range cur {
+			m.rowPut(a+i*step, h)
+		}
+		cur = nxt
+	}
+	for i, h := range cur {
+		m.rowPut(a+i*step, h)
+	}
+}
+
+// rowPut records p, of hash h, as its row's newest entry.
+func (m *matcher) rowPut(p int, h uint32) {
+	r := &m.rows[h>>8]
+	hd := r.head
+	if hd == 0 {
+		hd = rowWays
+	}
+	hd--
+	r.head = hd
+	r.tag[hd%rowWays] = byte(h)
+	r.pos[hd%rowWays] = int32(p - m.base + 1)
+}
+
+// rowSkip is called for a match from at to end: it prefetches the rows of
+// the eight positions from end (the next search), and leaves the inside of
+// a match longer than skipIn out of the rows, since it repeats what is
+// indexed already: only its first skipIn/2 positions and its last 8 are.
+func (m *matcher) rowSkip(at, end, stop int) {
+	if m.rowPrefetch && end+rowAhead+8 <= len(m.src) {
+		var hs [rowAhead]uint32
+		w := m.src[end : end+rowAhead+8]
+		for i := range hs {
+			hs[i] = uint32(binary.LittleEndian.Uint64(w[i:]) << (m.rowLsh & 63) * prime8 >> (m.rowRsh & 63))
+		}
+		prefetchRows(&m.rows[0], &hs)
+	}
+	if m.p.skipIn == 0 || end-at <= m.p.skipIn {
+		return
+	}
+	m.rowFill(min(at+m.p.skipIn/2, stop))
+	if q := min(end-8, stop); q > m.next {
+		m.rowSeek(q)
+	}
+}
+
+// zeroBytes returns a bit for each zero byte of x, byte i's as bit i.
+func zeroBytes(x uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	y := ^((x&low7 + low7) | x | low7) // 0x80 in each zero byte, exactly
+	return (y >> 7) * 0x0102040810204080 >> 56
+}
+
+// rowFind returns the longest match at p, ending by limit, among the
+// entries of p's row whose tag is p's (depth of them at most, newest first),
+// and the long-distance match covering p (length 0 if none). It indexes
+// every position up to p, and p.
+func (m *matcher) rowFind(p, limit int) (int, uint32) {
+	src := m.src
+	var n int
+	var off uint32
+	if m.ldm != nil {
+		if l := m.ldmAt(p, limit); l.length > 0 {
+			n, off = l.length, l.off
+			if n >= m.p.targetLen {
+				m.rowFill(p)
+				return n, off
+			}
+		}
+	}
+	m.rowFill(p)
+	var h uint32
+	if p == m.next {
+		h = m.hashes[uint(p)%(2*rowAhead)]
+	} else {
+		h = m.rowHash(p) // indexed already
+	}
+	r := &m.rows[h>>8]
+	hd := int(r.head)
+	t := uint64(byte(h)) * 0x0101010101010101
+	hits := zeroBytes(binary.LittleEndian.Uint64(r.tag[:8])^t) | zeroBytes(binary.LittleEndian.Uint64(r.tag[4:])^t)>>4<<8
+	hits = (hits>>hd | hits<<(rowWays-hd)) & (1<<rowWays - 1) // bit j: the entry j after the newest
+	m.rowFill(p + 1)
+	// With more than one candidate, their bytes are prefetched first so
+	// that their cache misses overlap.
+	if havePrefetch && hits&(hits-1) != 0 {
+		for x, d := hits, m.p.depth; x != 0 && d > 0; d-- {
+			i := hd + bits.TrailingZeros64(x)
+			x &= x - 1
+			if i >= rowWays {
+				i -= rowWays
+			}
+			if c := int(r.pos[i]) - 1 + m.base; c >= m.base && c < p {
+				prefetch(&src[c])
+			}
+		}
+	}
+	cur := binary.LittleEndian.Uint32(src[p:])
+	for d := m.p.depth; hits != 0 && d > 0; d-- {
+		i := hd + bits.TrailingZeros64(hits)
+		hits &= hits - 1
+		if i >= rowWays {
+			i -= rowWays
+		}
+		c := int(r.pos[i]) - 1 + m.base
+		if c < m.base || p-c > 1<<WindowLog {
+			break // an empty entry, or older than the window: so are the rest
+		}
+		if c >= p || binary.LittleEndian.Uint32(src[c:]) != cur || n > 0 && p+n < limit && src[c+n] != src[p+n] {
+			continue
+		}
+		if k := 4 + matchLen(src, c+4, p+4, limit); k > n {
+			n, off = k, uint32(p-c)
+			if k >= m.p.targetLen || p+k >= limit {
+				break
+			}
+		}
+	}
+	return min(n, limit-p), off
+}
+
+// parseRow is the lazy parser of the row match finder, weighing matches as
+// libzstd's lazy2 does: a match is searched one and two bytes on, and one
+// there wins if it is worth more (four points a byte, less the bits of its
+// offset) by a margin that grows with the bytes it leaves as literals. The
+// latest repeat offset is tried one byte on first, and the second after a
+// match. In a run of literals one position in 1+run/256 is searched.
+func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
+	src := m.src
+	stop := min(end, len(src)-8)
+	lit, p := start, start
+	rep0, rep1, rep2 := m.rep[0], m.rep[1], m.rep[2]
+	// The bits of an offset as the lazy evaluation counts them: the latest
+	// repeat offset none, others their value plus three.
+	offBits := func(off uint32) int {
+		if off == rep0 {
+			return 0
+		}
+		return bits.Len32(off+3) - 1
+	}
+	repAt := func(p int) int {
+		if int(rep0) <= p && p+4 <= end && binary.LittleEndian.Uint32(src[p:]) == binary.LittleEndian.Uint32(src[p-int(rep0):]) {
+			return 4 + matchLen(src, p-int(rep0)+4, p+4, end)
+		}
+		return 0
+	}
+	for p < stop {
+		var n, at int
+		var off uint32
+		if p+1 < stop {
+			if k := repAt(p + 1); k > 0 {
+				n, off, at = k, rep0, p+1
+			}
+		}
+		if k, o := m.rowFind(p, end); k > n {
+			n, off, at = k, o, p
+		}
+		if n < 4 {
+			p += 1 + (p-lit)>>8
+			continue
+		}
+		for q := at; n < m.p.targetLen && q+1 < stop && m.p.lazy > 0; {
+			q++
+			if k := repAt(q); k > 0 && 3*k > 3*n-offBits(off)+1 {
+				n, off, at = k, rep0, q
+			}
+			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o) > 4*n-offBits(off)+4 {
+				n, off, at = k, o, q
+				continue
+			}
+			if m.p.lazy < 2 || q+1 >= stop {
+				break
+			}
+			q++
+			if k := repAt(q); k > 0 && 4*k > 4*n-offBits(off)+1 {
+				n, off, at = k, rep0, q
+			}
+			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o) > 4*n-offBits(off)+7 {
+				n, off, at = k, o, q
+				continue
+			}
+			break
+		}
+		n = min(n, end-at)
+		// Extend backwards over the pending literals.
+		for at > lit && int(off) < at && src[at-1] == src[at-1-int(off)] {
+			at--
+			n++
+		}
+		if n < 3 || off == 0 || int(off) > at || at+n > end || at < lit {
+			panic(fmt.Sprint("bad seq ", n, off, at, lit, end, start))
+		}
+		seqs = append(seqs, seq{litLen: uint32(at - lit), matchLen: uint32(n), off: off})
+		switch off {
+		case rep0:
+		case rep1:
+			rep0, rep1 = rep1, rep0
+		default:
+			rep0, rep1, rep2 = off, rep0, rep1
+		}
+		p = at + n
+		m.rowSkip(at, p, stop)
+		lit = p
+		// The second repeat offset straight after a match costs no
+		// literals: take it while it matches.
+		for p < stop && p+4 <= end && int(rep1) <= p && binary.LittleEndian.Uint32(src[p:]) == binary.LittleEndian.Uint32(src[p-int(rep1):]) {
+			k := min(4+matchLen(src, p-int(rep1)+4, p+4, end), end-p)
+			seqs = append(seqs, seq{litLen: 0, matchLen: uint32(k), off: rep1})
+			rep0, rep1 = rep1, rep0
+			m.rowSkip(p, p+k, stop)
+			p += k
+			lit = p
+		}
+	}
+	m.rep = [3]uint32{rep0, rep1, rep2}
+	return seqs
+}
