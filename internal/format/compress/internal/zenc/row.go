@@ -71,33 +71,44 @@ func (m *matcher) rowHashAhead() {
 	}
 }
 
+// put records a position (pos: position-base+1) of hash h as the row's
+// newest entry, in place of its oldest.
+func (r *row) put(h uint32, pos int32) {
+	hd := r.head
+	if hd == 0 || hd > rowWays {
+		hd = rowWays
+	}
+	hd--
+	r.head = hd
+	r.tag[hd] = byte(h)
+	r.pos[hd] = pos
+}
+
 // rowFill indexes the positions from m.next up to (not including) p, each
-// as its row's newest entry, hashing (and prefetching the rows of) those
-// 8-16 positions on eight at a time.
+// as its row's newest entry, hashing (and prefetching the rows of) the
+// positions 8-16 on eight at a time.
 func (m *matcher) rowFill(p int) {
 	q := m.next
-	if q >= p {
-		return
-	}
-	rows := m.rows
-	pos := int32(q - m.base + 1)
+	rows, hashed := m.rows, m.hashed
 	for ; q < p; q++ {
-		if m.hashed-q <= rowAhead {
+		if hashed-q <= rowAhead {
 			m.rowHashAhead()
+			hashed = m.hashed
 		}
 		h := m.hashes[uint(q)%(2*rowAhead)]
-		r := &rows[h>>8]
-		hd := r.head
-		if hd == 0 {
-			hd = rowWays
-		}
-		hd--
-		r.head = hd
-		r.tag[hd%rowWays] = byte(h)
-		r.pos[hd%rowWays] = pos
-		pos++
+		rows[h>>8].put(h, int32(q-m.base+1))
 	}
 	m.next = q
+}
+
+// rowStep indexes m.next, of hash h, and moves on.
+func (m *matcher) rowStep(h uint32) {
+	q := m.next
+	if m.hashed-q <= rowAhead {
+		m.rowHashAhead()
+	}
+	m.rows[h>>8].put(h, int32(q-m.base+1))
+	m.next = q + 1
 }
 
 // rowSparse indexes one position in step of src[from:to], rows
@@ -123,26 +134,13 @@ func (m *matcher) rowSparse(from, to, step int) {
 	for ; a+2*batch <= to; a += batch {
 		hashBatch(a+batch, &nxt)
 		for i, h := range cur {
-			m.rowPut(a+i*step, h)
+			m.rows[h>>8].put(h, int32(a+i*step-m.base+1))
 		}
 		cur = nxt
 	}
 	for i, h := range cur {
-		m.rowPut(a+i*step, h)
+		m.rows[h>>8].put(h, int32(a+i*step-m.base+1))
 	}
-}
-
-// rowPut records p, of hash h, as its row's newest entry.
-func (m *matcher) rowPut(p int, h uint32) {
-	r := &m.rows[h>>8]
-	hd := r.head
-	if hd == 0 {
-		hd = rowWays
-	}
-	hd--
-	r.head = hd
-	r.tag[hd%rowWays] = byte(h)
-	r.pos[hd%rowWays] = int32(p - m.base + 1)
 }
 
 // rowSkip is called for a match from at to end: it prefetches the rows of
@@ -165,6 +163,24 @@ func (m *matcher) rowSkip(at, end, stop int) {
 	if q := min(end-8, stop); q > m.next {
 		m.rowSeek(q)
 	}
+}
+
+// repLen is the length of the match at p at offset r, ending by end, if it
+// is at least 4 bytes long (else 0).
+func repLen(src []byte, p int, r uint32, end int) int {
+	if int(r) <= p && p+4 <= end && binary.LittleEndian.Uint32(src[p:]) == binary.LittleEndian.Uint32(src[p-int(r):]) {
+		return 4 + matchLen(src, p-int(r)+4, p+4, end)
+	}
+	return 0
+}
+
+// offBits is an offset's cost as lazy evaluation counts it: the latest
+// repeat offset's none, others their value plus three's.
+func offBits(off, rep0 uint32) int {
+	if off == rep0 {
+		return 0
+	}
+	return bits.Len32(off+3) - 1
 }
 
 // zeroBytes returns a bit for each zero byte of x, byte i's as bit i.
@@ -192,8 +208,9 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 		}
 	}
 	m.rowFill(p)
+	fresh := p == m.next
 	var h uint32
-	if p == m.next {
+	if fresh {
 		h = m.hashes[uint(p)%(2*rowAhead)]
 	} else {
 		h = m.rowHash(p) // indexed already
@@ -203,7 +220,9 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 	t := uint64(byte(h)) * 0x0101010101010101
 	hits := zeroBytes(binary.LittleEndian.Uint64(r.tag[:8])^t) | zeroBytes(binary.LittleEndian.Uint64(r.tag[4:])^t)>>4<<8
 	hits = (hits>>hd | hits<<(rowWays-hd)) & (1<<rowWays - 1) // bit j: the entry j after the newest
-	m.rowFill(p + 1)
+	if fresh {
+		m.rowStep(h)
+	}
 	// With more than one candidate, their bytes are prefetched first so
 	// that their cache misses overlap.
 	if havePrefetch && hits&(hits-1) != 0 {
@@ -253,25 +272,11 @@ func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
 	stop := min(end, len(src)-8)
 	lit, p := start, start
 	rep0, rep1, rep2 := m.rep[0], m.rep[1], m.rep[2]
-	// The bits of an offset as the lazy evaluation counts them: the latest
-	// repeat offset none, others their value plus three.
-	offBits := func(off uint32) int {
-		if off == rep0 {
-			return 0
-		}
-		return bits.Len32(off+3) - 1
-	}
-	repAt := func(p int) int {
-		if int(rep0) <= p && p+4 <= end && binary.LittleEndian.Uint32(src[p:]) == binary.LittleEndian.Uint32(src[p-int(rep0):]) {
-			return 4 + matchLen(src, p-int(rep0)+4, p+4, end)
-		}
-		return 0
-	}
 	for p < stop {
 		var n, at int
 		var off uint32
 		if p+1 < stop {
-			if k := repAt(p + 1); k > 0 {
+			if k := repLen(src, p+1, rep0, end); k > 0 {
 				n, off, at = k, rep0, p+1
 			}
 		}
@@ -284,10 +289,10 @@ func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
 		}
 		for q := at; n < m.p.targetLen && q+1 < stop && m.p.lazy > 0; {
 			q++
-			if k := repAt(q); k > 0 && 3*k > 3*n-offBits(off)+1 {
+			if k := repLen(src, q, rep0, end); k > 0 && 3*k > 3*n-offBits(off, rep0)+1 {
 				n, off, at = k, rep0, q
 			}
-			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o) > 4*n-offBits(off)+4 {
+			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o, rep0) > 4*n-offBits(off, rep0)+4 {
 				n, off, at = k, o, q
 				continue
 			}
@@ -295,10 +300,10 @@ func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
 				break
 			}
 			q++
-			if k := repAt(q); k > 0 && 4*k > 4*n-offBits(off)+1 {
+			if k := repLen(src, q, rep0, end); k > 0 && 4*k > 4*n-offBits(off, rep0)+1 {
 				n, off, at = k, rep0, q
 			}
-			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o) > 4*n-offBits(off)+7 {
+			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o, rep0) > 4*n-offBits(off, rep0)+7 {
 				n, off, at = k, o, q
 				continue
 			}

@@ -140,7 +140,7 @@ func TestLibzstdReads(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for name, src := range inputs() {
-		for _, level := range []int{1, 9, 16, 19, 22} {
+		for _, level := range []int{1, 9, 12, 16, 19, 22} {
 			f := filepath.Join(dir, "f.zst")
 			os.WriteFile(f, Encode(nil, src, level, 2), 0o666)
 			out, err := exec.Command(zstdCmd, "-d", "-c", "-q", "--long=31", f).Output()
