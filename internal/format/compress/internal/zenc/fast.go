@@ -46,19 +46,9 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 			p++
 			continue
 		}
-		// Extend backwards over the pending literals.
-		for p > lit && int(off) < p && src[p-1] == src[p-1-int(off)] {
-			p--
-			n++
-		}
+		p, n = extendBack(src, lit, p, n, off)
 		seqs = append(seqs, seq{litLen: uint32(p - lit), matchLen: uint32(n), off: off})
-		switch off {
-		case rep0:
-		case rep1:
-			rep0, rep1 = rep1, rep0
-		default:
-			rep0, rep1, rep2 = off, rep0, rep1
-		}
+		rep0, rep1, rep2 = nextReps(off, rep0, rep1, rep2)
 		e := p + n
 		// Index the match's third byte and its end.
 		if q := p + 2; q < stop {

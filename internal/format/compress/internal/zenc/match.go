@@ -190,6 +190,30 @@ func (m *matcher) insert(p int) {
 	}
 }
 
+// extendBack moves the start of a match of n bytes at p, offset off, back
+// over the equal bytes before it, down to lit (the pending literals'
+// start), and returns its new start and length.
+func extendBack(src []byte, lit, p, n int, off uint32) (int, int) {
+	for p > lit && int(off) < p && src[p-1] == src[p-1-int(off)] {
+		p--
+		n++
+	}
+	return p, n
+}
+
+// nextReps returns the repeat offsets after a match at off, as the
+// decoder keeps them: the latest first; one of the three moves to the
+// front (a repeat offset with literals before it; rep0 stays).
+func nextReps(off, rep0, rep1, rep2 uint32) (uint32, uint32, uint32) {
+	switch off {
+	case rep0:
+		return rep0, rep1, rep2
+	case rep1:
+		return rep1, rep0, rep2
+	}
+	return off, rep0, rep1
+}
+
 // matchLen counts the equal bytes at a and b (a < b), up to limit - b.
 func matchLen(src []byte, a, b, limit int) int {
 	n := 0
@@ -376,21 +400,9 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 			cur = nx
 			p++
 		}
-		// Extend backwards over the pending literals.
-		for p > lit && int(cur.off) < p && src[p-1] == src[p-1-int(cur.off)] {
-			p--
-			cur.length++
-		}
+		p, cur.length = extendBack(src, lit, p, cur.length, cur.off)
 		seqs = append(seqs, seq{litLen: uint32(p - lit), matchLen: uint32(cur.length), off: cur.off})
-		switch cur.off {
-		case m.rep[0]:
-		case m.rep[1]:
-			m.rep = [3]uint32{m.rep[1], m.rep[0], m.rep[2]}
-		case m.rep[2]:
-			m.rep = [3]uint32{m.rep[2], m.rep[0], m.rep[1]}
-		default:
-			m.rep = [3]uint32{cur.off, m.rep[0], m.rep[1]}
-		}
+		m.rep[0], m.rep[1], m.rep[2] = nextReps(cur.off, m.rep[0], m.rep[1], m.rep[2])
 		end := p + cur.length
 		if m.p.skipIn > 0 && cur.length > m.p.skipIn {
 			// Long matches repeat what is indexed already: index their

@@ -2,7 +2,6 @@ package zenc
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math/bits"
 )
 
@@ -287,45 +286,31 @@ func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
 			p += 1 + (p-lit)>>8
 			continue
 		}
-		for q := at; n < m.p.targetLen && q+1 < stop && m.p.lazy > 0; {
-			q++
-			if k := repLen(src, q, rep0, end); k > 0 && 3*k > 3*n-offBits(off, rep0)+1 {
-				n, off, at = k, rep0, q
-			}
-			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o, rep0) > 4*n-offBits(off, rep0)+4 {
-				n, off, at = k, o, q
-				continue
-			}
-			if m.p.lazy < 2 || q+1 >= stop {
-				break
-			}
-			q++
-			if k := repLen(src, q, rep0, end); k > 0 && 4*k > 4*n-offBits(off, rep0)+1 {
-				n, off, at = k, rep0, q
-			}
-			if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o, rep0) > 4*n-offBits(off, rep0)+7 {
-				n, off, at = k, o, q
-				continue
+	lazy:
+		for q := at; n < m.p.targetLen; {
+			// A repeat one byte on must beat the current match at three
+			// points a byte, two bytes on at four; another match by 4 and
+			// 7 points (libzstd's lazy2 weights).
+			for step := 1; step <= m.p.lazy && q+1 < stop; step++ {
+				q++
+				repW, margin := 3, 4
+				if step == 2 {
+					repW, margin = 4, 7
+				}
+				if k := repLen(src, q, rep0, end); k > 0 && repW*k > repW*n-offBits(off, rep0)+1 {
+					n, off, at = k, rep0, q
+				}
+				if k, o := m.rowFind(q, end); k >= 4 && 4*k-offBits(o, rep0) > 4*n-offBits(off, rep0)+margin {
+					n, off, at = k, o, q
+					continue lazy
+				}
 			}
 			break
 		}
 		n = min(n, end-at)
-		// Extend backwards over the pending literals.
-		for at > lit && int(off) < at && src[at-1] == src[at-1-int(off)] {
-			at--
-			n++
-		}
-		if n < 3 || off == 0 || int(off) > at || at+n > end || at < lit {
-			panic(fmt.Sprint("bad seq ", n, off, at, lit, end, start))
-		}
+		at, n = extendBack(src, lit, at, n, off)
 		seqs = append(seqs, seq{litLen: uint32(at - lit), matchLen: uint32(n), off: off})
-		switch off {
-		case rep0:
-		case rep1:
-			rep0, rep1 = rep1, rep0
-		default:
-			rep0, rep1, rep2 = off, rep0, rep1
-		}
+		rep0, rep1, rep2 = nextReps(off, rep0, rep1, rep2)
 		p = at + n
 		m.rowSkip(at, p, stop)
 		lit = p
