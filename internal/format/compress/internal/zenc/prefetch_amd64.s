@@ -10,36 +10,14 @@ TEXT ·prefetch(SB), NOSPLIT|NOFRAME, $0-8
 TEXT ·prefetchRows(SB), NOSPLIT|NOFRAME, $0-16
 	MOVQ rows+0(FP), AX
 	MOVQ hs+8(FP), BX
-	MOVL 0(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
+	MOVQ $8, DX
+
+loop:
+	MOVL (BX), CX
+	SHRL $8, CX  // the row
+	SHLQ $6, CX  // its offset: rows are 64 bytes
 	PREFETCHT0 (AX)(CX*1)
-	MOVL 4(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
-	PREFETCHT0 (AX)(CX*1)
-	MOVL 8(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
-	PREFETCHT0 (AX)(CX*1)
-	MOVL 12(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
-	PREFETCHT0 (AX)(CX*1)
-	MOVL 16(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
-	PREFETCHT0 (AX)(CX*1)
-	MOVL 20(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
-	PREFETCHT0 (AX)(CX*1)
-	MOVL 24(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
-	PREFETCHT0 (AX)(CX*1)
-	MOVL 28(BX), CX
-	SHRL $8, CX
-	SHLQ $6, CX
-	PREFETCHT0 (AX)(CX*1)
+	ADDQ $4, BX
+	DECQ DX
+	JNZ  loop
 	RET
