@@ -358,19 +358,28 @@ func (m *matcher) repeatOrLong(p, limit int) match {
 }
 
 // ldmAt returns the long-distance match covering p, cut at limit (length
-// 0 if there is none). Its length needs no comparing: findLDM measured
-// where the repeat ends.
+// 0 if there is none), scored. Its length needs no comparing: findLDM
+// measured where the repeat ends.
 func (m *matcher) ldmAt(p, limit int) match {
+	if n, off := m.ldmSpan(p, limit); n > 0 {
+		return m.newMatch(n, off)
+	}
+	return match{}
+}
+
+// ldmSpan returns the length from p, cut at limit, and the offset of the
+// long-distance match covering p (0, 0 if none, or if fewer than 3 bytes).
+func (m *matcher) ldmSpan(p, limit int) (int, uint32) {
 	for m.li < len(m.ldm) && m.ldm[m.li].end <= p {
 		m.li++
 	}
 	if m.li < len(m.ldm) && m.ldm[m.li].start <= p {
 		l := m.ldm[m.li]
 		if n := min(l.end, limit) - p; n >= 3 {
-			return m.newMatch(n, l.off)
+			return n, l.off
 		}
 	}
-	return match{}
+	return 0, 0
 }
 
 // parse appends the sequences of src[start:end] to seqs; end-start <= blockMax.

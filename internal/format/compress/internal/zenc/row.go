@@ -198,12 +198,9 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 	var n int
 	var off uint32
 	if m.ldm != nil {
-		if l := m.ldmAt(p, limit); l.length > 0 {
-			n, off = l.length, l.off
-			if n >= m.p.targetLen {
-				m.rowFill(p)
-				return n, off
-			}
+		if n, off = m.ldmSpan(p, limit); n >= m.p.targetLen {
+			m.rowFill(p)
+			return n, off
 		}
 	}
 	m.rowFill(p)
