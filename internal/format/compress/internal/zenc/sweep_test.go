@@ -59,7 +59,9 @@ var presets = map[string]params{
 
 // TestSweep reports sizes and CPU times of the presets in $ZENC_PRESETS
 // (comma-separated; L1 to L22 for a level's settings; lvl1, lvl6, lvl9,
-// lvl12 and lvl19 when empty) on the files in $ZENC_SAMPLES.
+// lvl12 and lvl19 when empty) on the files in $ZENC_SAMPLES. With
+// ZENC_ONCE=1 each is encoded once and not checked: the run to count
+// instructions with (valgrind --tool=cachegrind), where timings wander.
 func TestSweep(t *testing.T) {
 	files := strings.Fields(os.Getenv("ZENC_SAMPLES"))
 	if len(files) == 0 {
@@ -83,6 +85,10 @@ func TestSweep(t *testing.T) {
 			}
 			if !ok {
 				t.Fatalf("no preset %q", name)
+			}
+			if os.Getenv("ZENC_ONCE") != "" {
+				t.Logf("%-24s %-10s %9d -> %8d", f, name, len(src), len(encode(nil, src, p, workers))+32-9)
+				continue
 			}
 			best, wall := time.Hour, time.Hour
 			var n int
