@@ -22,7 +22,7 @@ type params struct {
 	accel     uint8 // parse: in a run of k literals, one position in 1+k>>accel is searched (0: all)
 	split     bool  // cut blocks where the sequences' statistics change
 	opt       bool  // optimal parsing over a binary tree of 1<<(chainLog-1) positions; depth: its compares
-	row       bool  // parseRow: rows of 16 positions, 1<<hashLog in all; depth: the tags followed
+	row       bool  // parseRow: 1<<(hashLog-4) rows of rowWays positions; depth: the candidates followed
 }
 
 // A matcher turns src into sequences, a block at a time. It looks for

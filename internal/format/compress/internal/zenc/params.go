@@ -48,13 +48,13 @@ func levelParams(level, n int) params {
 		// at a CPU time below libzstd's on every corpus.
 		return params{minMatch: 5, hashLog: 16, longLog: 18, chainLog: 17, depth: 4, lazy: 2, targetLen: 256, fast: true, ldm: true, ldmLog: 8}
 	case level <= 12:
-		// parseRow: rows of the 12 latest positions of a hash, 1<<hashLog
-		// positions in all, every position indexed but the inside of
+		// parseRow: 1<<(hashLog-4) rows of the 12 latest positions of a
+		// hash, every position indexed but the inside of
 		// matches longer than skipIn (its first 4 and last 8 are), lazy
 		// evaluation as libzstd's lazy2 weighs it. What rocSPARSE 5.7.1's
 		// bundle (R5: short matches a GPU's code back) needs to be smaller
 		// than libzstd: parseFast's sparse chains were 1.5-2.5% larger
-		// there. 2^20 positions reach back less far: 1% larger on R5.
+		// there. Half the rows reach back less far: 1% larger on R5.
 		// Indexing the inside of matches up to 32 bytes costs up to 30%
 		// more steps for 0.02% (compress/NOTES.md).
 		if level == 10 {

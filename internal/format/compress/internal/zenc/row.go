@@ -129,16 +129,18 @@ func (m *matcher) rowSparse(from, to, step int) {
 		return
 	}
 	hashBatch(from, &cur)
-	a := from
-	for ; a+2*batch <= to; a += batch {
-		hashBatch(a+batch, &nxt)
+	for a := from; ; a += batch {
+		more := a+2*batch <= to
+		if more {
+			hashBatch(a+batch, &nxt)
+		}
 		for i, h := range cur {
 			m.rows[h>>8].put(h, int32(a+i*step-m.base+1))
 		}
+		if !more {
+			return
+		}
 		cur = nxt
-	}
-	for i, h := range cur {
-		m.rows[h>>8].put(h, int32(a+i*step-m.base+1))
 	}
 }
 
@@ -197,13 +199,12 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 	src := m.src
 	var n int
 	var off uint32
+	m.rowFill(p)
 	if m.ldm != nil {
 		if n, off = m.ldmSpan(p, limit); n >= m.p.targetLen {
-			m.rowFill(p)
 			return n, off
 		}
 	}
-	m.rowFill(p)
 	fresh := p == m.next
 	var h uint32
 	if fresh {
