@@ -111,8 +111,8 @@ func score(n int, off, rep0 uint32) int {
 func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 	src := m.src
 	cur := binary.LittleEndian.Uint64(src[p:])
-	hs := (cur << (64 - 8*m.p.minMatch) * prime8) >> (64 - m.p.hashLog)
-	hl := (cur * prime8) >> (64 - m.p.longLog)
+	hs := (cur << (m.hashLsh & 63) * prime8) >> (m.hashRsh & 63)
+	hl := (cur * prime8) >> (m.longRsh & 63)
 	cs := int(m.head[hs]) - 1 + m.base
 	cl := int(m.long[hl]) - 1 + m.base
 	pos := int32(p - m.base + 1)
@@ -198,13 +198,13 @@ func (m *matcher) chainAt(p, end, cand, n int, off, rep0 uint32) (int, uint32) {
 // indexFast records p in parseFast's tables (and chain).
 func (m *matcher) indexFast(p int) {
 	v := binary.LittleEndian.Uint64(m.src[p:])
-	hs := (v << (64 - 8*m.p.minMatch) * prime8) >> (64 - m.p.hashLog)
+	hs := (v << (m.hashLsh & 63) * prime8) >> (m.hashRsh & 63)
 	pos := int32(p - m.base + 1)
 	if m.chain != nil {
 		m.chain[p&m.mask] = m.head[hs]
 	}
 	m.head[hs] = pos
-	m.long[(v*prime8)>>(64-m.p.longLog)] = pos
+	m.long[(v*prime8)>>(m.longRsh&63)] = pos
 }
 
 // longAt returns the 8-byte table's match at p (length 0 if none) and
@@ -212,7 +212,7 @@ func (m *matcher) indexFast(p int) {
 func (m *matcher) longAt(p, end int) (int, uint32) {
 	src := m.src
 	cur := binary.LittleEndian.Uint64(src[p:])
-	hl := (cur * prime8) >> (64 - m.p.longLog)
+	hl := (cur * prime8) >> (m.longRsh & 63)
 	c := int(m.long[hl]) - 1 + m.base
 	m.long[hl] = int32(p - m.base + 1)
 	if c >= m.base && p-c <= 1<<WindowLog && binary.LittleEndian.Uint64(src[c:]) == cur {

@@ -54,6 +54,12 @@ type matcher struct {
 	ldm    []ldmMatch
 	li     int
 	rep    [3]uint32
+	// The shifts of hash and hashLong (minMatch bytes to the top, then
+	// hashLog or longLog bits down), worked out once: a hash takes a third of
+	// the instructions it took with the shifts from p (Go checks a variable
+	// shift for 64 or more): level 1 on R5 took 6% less CPU time, level 6
+	// 12% less (compress/NOTES.md).
+	hashLsh, hashRsh, longRsh uint8
 }
 
 // fit cuts p's tables to n bytes of input (a segment and its warm-up):
@@ -104,9 +110,11 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 		m.rowPrefetch = havePrefetch && p.hashLog >= 17
 	} else {
 		m.head = freshTable[int32](1 << p.hashLog)
+		m.hashLsh, m.hashRsh = uint8(64-8*p.minMatch), 64-p.hashLog
 	}
 	if p.longLog > 0 {
 		m.long = freshTable[int32](1 << p.longLog)
+		m.longRsh = 64 - p.longLog
 	}
 	switch {
 	case p.opt:
@@ -134,11 +142,11 @@ const prime8 = 0xcf1bbcdcb7a56463
 
 func (m *matcher) hash(p int) uint32 {
 	v := binary.LittleEndian.Uint64(m.src[p:])
-	return uint32(((v << (64 - 8*m.p.minMatch)) * prime8) >> (64 - m.p.hashLog))
+	return uint32(((v << (m.hashLsh & 63)) * prime8) >> (m.hashRsh & 63))
 }
 
 func (m *matcher) hashLong(p int) uint32 {
-	return uint32((binary.LittleEndian.Uint64(m.src[p:]) * prime8) >> (64 - m.p.longLog))
+	return uint32((binary.LittleEndian.Uint64(m.src[p:]) * prime8) >> (m.longRsh & 63))
 }
 
 // index records p in the head table (and the long one), without chains.
