@@ -216,7 +216,7 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 	hd := int(r.head)
 	t := uint64(byte(h)) * 0x0101010101010101
 	hits := zeroBytes(binary.LittleEndian.Uint64(r.tag[:8])^t) | zeroBytes(binary.LittleEndian.Uint64(r.tag[4:])^t)>>4<<8
-	hits = (hits>>hd | hits<<(rowWays-hd)) & (1<<rowWays - 1) // bit j: the entry j after the newest
+	hits = (hits | hits<<rowWays) >> (uint(hd) & 15) & (1<<rowWays - 1) // bit j: the entry j after the newest (hd < rowWays)
 	if fresh {
 		m.rowStep(h)
 	}
