@@ -224,15 +224,20 @@ func nextReps(off, rep0, rep1, rep2 uint32) (uint32, uint32, uint32) {
 
 // matchLen counts the equal bytes at a and b (a < b), up to limit - b.
 func matchLen(src []byte, a, b, limit int) int {
-	n := 0
-	for b+n+8 <= limit {
-		x := binary.LittleEndian.Uint64(src[a+n:]) ^ binary.LittleEndian.Uint64(src[b+n:])
-		if x != 0 {
-			return n + bits.TrailingZeros64(x)>>3
-		}
-		n += 8
+	if b >= limit {
+		return 0
 	}
-	for b+n < limit && src[a+n] == src[b+n] {
+	// Two slices of one length, so that the loop's loads need no bounds
+	// checks (a third of its instructions when indexed from src).
+	y := src[b:limit]
+	x := src[a:][:len(y)]
+	n := 0
+	for ; n+8 <= len(y); n += 8 {
+		if d := binary.LittleEndian.Uint64(x[n:n+8]) ^ binary.LittleEndian.Uint64(y[n:n+8]); d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
+		}
+	}
+	for n < len(y) && x[n] == y[n] {
 		n++
 	}
 	return n

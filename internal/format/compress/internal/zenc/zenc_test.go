@@ -222,6 +222,34 @@ func TestMatchBack(t *testing.T) {
 	}
 }
 
+// TestMatchLen against a byte-by-byte count: every length from 0 to past
+// 8-byte words, limits at and short of the end, b at limit.
+func TestMatchLen(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	for range 5000 {
+		src := make([]byte, 1+r.Intn(80))
+		for i := range src {
+			src[i] = byte(r.Intn(2))
+		}
+		if r.Intn(2) == 0 { // long runs, for the 8-byte loop
+			clear(src[r.Intn(len(src)):])
+		}
+		b := r.Intn(len(src) + 1)
+		if b == 0 {
+			continue
+		}
+		a := r.Intn(b)
+		limit := b + r.Intn(len(src)-b+1)
+		want := 0
+		for b+want < limit && src[a+want] == src[b+want] {
+			want++
+		}
+		if got := matchLen(src, a, b, limit); got != want {
+			t.Fatalf("matchLen(%d, %d, %d) of %d bytes = %d, want %d", a, b, limit, len(src), got, want)
+		}
+	}
+}
+
 // TestLooksText: text bundles take the text settings, code objects and
 // mixed data do not.
 func TestLooksText(t *testing.T) {
