@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -53,7 +54,10 @@ type matcher struct {
 	next   int // chains: first position not inserted yet
 	ldm    []ldmMatch
 	li     int
-	rep    [3]uint32
+	// ldmSpan's shortcut: ldm[li].start (MaxInt past the last), positions
+	// before it in no long match (0: not known yet).
+	ldmFrom int
+	rep     [3]uint32
 	// The shifts of hash and hashLong (minMatch bytes to the top, then
 	// hashLog or longLog bits down), worked out once: a hash takes a third of
 	// the instructions it took with the shifts from p (Go checks a variable
@@ -383,12 +387,17 @@ func (m *matcher) ldmAt(p, limit int) match {
 // ldmSpan returns the length from p, cut at limit, and the offset of the
 // long-distance match covering p (0, 0 if none, or if fewer than 3 bytes).
 func (m *matcher) ldmSpan(p, limit int) (int, uint32) {
+	if p < m.ldmFrom {
+		return 0, 0 // before the next long match: most positions
+	}
 	for m.li < len(m.ldm) && m.ldm[m.li].end <= p {
 		m.li++
 	}
-	if m.li < len(m.ldm) && m.ldm[m.li].start <= p {
+	m.ldmFrom = math.MaxInt
+	if m.li < len(m.ldm) {
 		l := m.ldm[m.li]
-		if n := min(l.end, limit) - p; n >= 3 {
+		m.ldmFrom = l.start
+		if n := min(l.end, limit) - p; l.start <= p && n >= 3 {
 			return n, l.off
 		}
 	}
