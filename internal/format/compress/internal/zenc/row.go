@@ -73,12 +73,11 @@ func (m *matcher) rowHashAhead() {
 // put records a position (pos: position-base+1) of hash h as the row's
 // newest entry, in place of its oldest.
 func (r *row) put(h uint32, pos int32) {
-	hd := r.head
-	if hd == 0 || hd > rowWays {
-		hd = rowWays
+	hd := uint(r.head) - 1 // a fresh row's 0 wraps around
+	if hd >= rowWays {
+		hd = rowWays - 1
 	}
-	hd--
-	r.head = hd
+	r.head = uint8(hd)
 	r.tag[hd] = byte(h)
 	r.pos[hd] = pos
 }
@@ -169,8 +168,12 @@ func (m *matcher) rowSkip(at, end, stop int) {
 // repLen is the length of the match at p at offset r, ending by end, if it
 // is at least 4 bytes long (else 0).
 func repLen(src []byte, p int, r uint32, end int) int {
-	if int(r) <= p && p+4 <= end && binary.LittleEndian.Uint32(src[p:]) == binary.LittleEndian.Uint32(src[p-int(r):]) {
-		return 4 + matchLen(src, p-int(r)+4, p+4, end)
+	q := p - int(r)
+	if q < 0 || p+4 > end {
+		return 0
+	}
+	if binary.LittleEndian.Uint32(src[q:q+4]) == binary.LittleEndian.Uint32(src[p:p+4]) {
+		return 4 + matchLen(src, q+4, p+4, end)
 	}
 	return 0
 }
