@@ -61,7 +61,7 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 		lit = p
 		// The second repeat offset, straight after a match, costs no
 		// literals: take it while it matches.
-		for p < stop && p+4 <= end && int(rep1) <= p && binary.LittleEndian.Uint32(src[p:]) == binary.LittleEndian.Uint32(src[p-int(rep1):]) {
+		for p < stop && p+4 <= end && int(rep1) <= p && binary.LittleEndian.Uint32(src[p:p+4]) == binary.LittleEndian.Uint32(src[p-int(rep1):p-int(rep1)+4]) {
 			k := min(4+matchLen(src, p-int(rep1)+4, p+4, end), end-p)
 			seqs = append(seqs, seq{litLen: 0, matchLen: uint32(k), off: rep1})
 			rep0, rep1 = rep1, rep0
@@ -73,7 +73,7 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 		// when it gives repNext bytes, without the tables (libzstd's fast
 		// strategy looks there first too): on real kernels a tenth to a
 		// fifth of the parse, for 1-2% in size.
-		for m.p.repNext > 0 && p+5 <= stop && int(rep0) <= p+1 && binary.LittleEndian.Uint32(src[p+1:]) == binary.LittleEndian.Uint32(src[p+1-int(rep0):]) {
+		for m.p.repNext > 0 && p+5 <= stop && int(rep0) <= p+1 && binary.LittleEndian.Uint32(src[p+1:p+1+4]) == binary.LittleEndian.Uint32(src[p+1-int(rep0):p+1-int(rep0)+4]) {
 			k := min(4+matchLen(src, p+1-int(rep0)+4, p+5, end), end-p-1)
 			if k < m.p.repNext {
 				break
@@ -110,7 +110,7 @@ func score(n int, off, rep0 uint32) int {
 // minMatch-byte table's when worth more. It records p in both tables.
 func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 	src := m.src
-	cur := binary.LittleEndian.Uint64(src[p:])
+	cur := binary.LittleEndian.Uint64(src[p : p+8])
 	hs := (cur << (m.hashLsh & 63) * prime8) >> (m.hashRsh & 63)
 	hl := (cur * prime8) >> (m.longRsh & 63)
 	cs := int(m.head[hs]) - 1 + m.base
@@ -125,15 +125,15 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 	var n int
 	var off uint32
 	c3 := uint32(cur) << 8
-	if r := int(rep[0]); r <= p && binary.LittleEndian.Uint32(src[p-r:])<<8 == c3 {
+	if r := int(rep[0]); r <= p && binary.LittleEndian.Uint32(src[p-r:p-r+4])<<8 == c3 {
 		n, off = 3+matchLen(src, p-r+3, p+3, end), rep[0]
 	}
-	if r := int(rep[1]); r <= p && binary.LittleEndian.Uint32(src[p-r:])<<8 == c3 {
+	if r := int(rep[1]); r <= p && binary.LittleEndian.Uint32(src[p-r:p-r+4])<<8 == c3 {
 		if k := 3 + matchLen(src, p-r+3, p+3, end); k > n {
 			n, off = k, rep[1]
 		}
 	}
-	if r := int(rep[2]); r <= p && binary.LittleEndian.Uint32(src[p-r:])<<8 == c3 {
+	if r := int(rep[2]); r <= p && binary.LittleEndian.Uint32(src[p-r:p-r+4])<<8 == c3 {
 		if k := 3 + matchLen(src, p-r+3, p+3, end); k > n {
 			n, off = k, rep[2]
 		}
@@ -146,11 +146,11 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 	if n >= m.p.targetLen {
 		return n, off
 	}
-	if cl >= m.base && p-cl <= 1<<WindowLog && binary.LittleEndian.Uint64(src[cl:]) == cur {
+	if cl >= m.base && p-cl <= 1<<WindowLog && binary.LittleEndian.Uint64(src[cl:cl+8]) == cur {
 		if k := 8 + matchLen(src, cl+8, p+8, end); n == 0 || score(k, uint32(p-cl), 0) > 4*n-1 {
 			n, off = k, uint32(p-cl)
 		}
-	} else if cs >= m.base && p-cs <= 1<<WindowLog && binary.LittleEndian.Uint32(src[cs:]) == uint32(cur) {
+	} else if cs >= m.base && p-cs <= 1<<WindowLog && binary.LittleEndian.Uint32(src[cs:cs+4]) == uint32(cur) {
 		if k := 4 + matchLen(src, cs+4, p+4, end); k >= m.p.minMatch && k >= farMin(uint32(p-cs)) && (n == 0 || score(k, uint32(p-cs), 0) > 4*n-1) {
 			n, off = k, uint32(p-cs)
 		}
@@ -167,7 +167,7 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 // chains short and cheap to keep.
 func (m *matcher) chainAt(p, end, cand, n int, off, rep0 uint32) (int, uint32) {
 	src := m.src
-	cur := binary.LittleEndian.Uint32(src[p:])
+	cur := binary.LittleEndian.Uint32(src[p : p+4])
 	best := score(n, off, rep0)
 	if n == 0 {
 		best = 0
@@ -181,7 +181,7 @@ func (m *matcher) chainAt(p, end, cand, n int, off, rep0 uint32) (int, uint32) {
 			break
 		}
 		cand = next
-		if p+n < end && src[cand+n] != src[p+n] || binary.LittleEndian.Uint32(src[cand:]) != cur {
+		if p+n < end && src[cand+n] != src[p+n] || binary.LittleEndian.Uint32(src[cand:cand+4]) != cur {
 			continue
 		}
 		k := 4 + matchLen(src, cand+4, p+4, end)
@@ -211,11 +211,11 @@ func (m *matcher) indexFast(p int) {
 // records p there.
 func (m *matcher) longAt(p, end int) (int, uint32) {
 	src := m.src
-	cur := binary.LittleEndian.Uint64(src[p:])
+	cur := binary.LittleEndian.Uint64(src[p : p+8])
 	hl := (cur * prime8) >> (m.longRsh & 63)
 	c := int(m.long[hl]) - 1 + m.base
 	m.long[hl] = int32(p - m.base + 1)
-	if c >= m.base && p-c <= 1<<WindowLog && binary.LittleEndian.Uint64(src[c:]) == cur {
+	if c >= m.base && p-c <= 1<<WindowLog && binary.LittleEndian.Uint64(src[c:c+8]) == cur {
 		return 8 + matchLen(src, c+8, p+8, end), uint32(p - c)
 	}
 	return 0, 0

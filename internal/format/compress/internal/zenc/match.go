@@ -107,6 +107,10 @@ func (p params) tableBytes(n int) int {
 // warm-up).
 func newMatcher(src []byte, p params, base, n int) *matcher {
 	p = p.fit(n)
+	// src's capacity cut to its length: the parsers read words as
+	// src[x:x+4] (one bounds check, where src[x:] took two), which must
+	// fail where src[x:] would have.
+	src = src[:len(src):len(src)]
 	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base, pfPos: -1}
 	if p.row {
 		m.rows = freshTable[row](1 << (p.hashLog - 4))
@@ -252,7 +256,7 @@ func matchLen(src []byte, a, b, limit int) int {
 func matchBack(src []byte, a, b, stop int) int {
 	n := 0
 	for b-n-8 >= stop {
-		x := binary.LittleEndian.Uint64(src[a-n-8:]) ^ binary.LittleEndian.Uint64(src[b-n-8:])
+		x := binary.LittleEndian.Uint64(src[a-n-8:a-n-8+8]) ^ binary.LittleEndian.Uint64(src[b-n-8:b-n-8+8])
 		if x != 0 {
 			return n + bits.LeadingZeros64(x)>>3
 		}
@@ -316,7 +320,7 @@ func (m *matcher) search(p, limit int) match {
 	minPos := p - 1<<WindowLog
 	if m.long != nil {
 		cand := int(m.long[m.hashLong(p)]) - 1 + m.base
-		if cand >= m.base && cand >= minPos && binary.LittleEndian.Uint64(src[cand:]) == binary.LittleEndian.Uint64(src[p:]) {
+		if cand >= m.base && cand >= minPos && binary.LittleEndian.Uint64(src[cand:cand+8]) == binary.LittleEndian.Uint64(src[p:p+8]) {
 			n := 8 + matchLen(src, cand+8, p+8, limit)
 			if c := m.newMatch(n, uint32(p-cand)); c.score > best.score {
 				best = c

@@ -60,9 +60,9 @@ func (m *matcher) rowHashAhead() {
 	}
 	var hs [rowAhead]uint32
 	lsh, rsh := m.rowLsh&63, m.rowRsh&63
-	w := src[a : a+rowAhead+8]
+	w := (*[rowAhead + 8]byte)(src[a : a+rowAhead+8]) // an array: no bounds checks below
 	for i := range hs {
-		hs[i] = uint32(binary.LittleEndian.Uint64(w[i:]) << lsh * prime8 >> rsh)
+		hs[i] = uint32(binary.LittleEndian.Uint64(w[i:i+8]) << lsh * prime8 >> rsh)
 		m.hashes[uint(a+i)%(2*rowAhead)] = hs[i]
 	}
 	if m.rowPrefetch {
@@ -150,9 +150,9 @@ func (m *matcher) rowSparse(from, to, step int) {
 func (m *matcher) rowSkip(at, end, stop int) {
 	if m.rowPrefetch && end+rowAhead+8 <= len(m.src) {
 		var hs [rowAhead]uint32
-		w := m.src[end : end+rowAhead+8]
+		w := (*[rowAhead + 8]byte)(m.src[end : end+rowAhead+8])
 		for i := range hs {
-			hs[i] = uint32(binary.LittleEndian.Uint64(w[i:]) << (m.rowLsh & 63) * prime8 >> (m.rowRsh & 63))
+			hs[i] = uint32(binary.LittleEndian.Uint64(w[i:i+8]) << (m.rowLsh & 63) * prime8 >> (m.rowRsh & 63))
 		}
 		prefetchRows(&m.rows[0], &hs)
 	}
@@ -237,7 +237,7 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 			}
 		}
 	}
-	cur := binary.LittleEndian.Uint32(src[p:])
+	cur := binary.LittleEndian.Uint32(src[p : p+4])
 	for d := m.p.depth; hits != 0 && d > 0; d-- {
 		i := hd + bits.TrailingZeros64(hits)
 		hits &= hits - 1
@@ -248,7 +248,7 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 		if c < m.base || p-c > 1<<WindowLog {
 			break // an empty entry, or older than the window: so are the rest
 		}
-		if c >= p || binary.LittleEndian.Uint32(src[c:]) != cur || n > 0 && p+n < limit && src[c+n] != src[p+n] {
+		if c >= p || binary.LittleEndian.Uint32(src[c:c+4]) != cur || n > 0 && p+n < limit && src[c+n] != src[p+n] {
 			continue
 		}
 		if k := 4 + matchLen(src, c+4, p+4, limit); k > n {
@@ -323,7 +323,7 @@ func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
 		lit = p
 		// The second repeat offset straight after a match costs no
 		// literals: take it while it matches.
-		for p < stop && p+4 <= end && int(rep1) <= p && binary.LittleEndian.Uint32(src[p:]) == binary.LittleEndian.Uint32(src[p-int(rep1):]) {
+		for p < stop && p+4 <= end && int(rep1) <= p && binary.LittleEndian.Uint32(src[p:p+4]) == binary.LittleEndian.Uint32(src[p-int(rep1):p-int(rep1)+4]) {
 			k := min(4+matchLen(src, p-int(rep1)+4, p+4, end), end-p)
 			seqs = append(seqs, seq{litLen: 0, matchLen: uint32(k), off: rep1})
 			rep0, rep1 = rep1, rep0
