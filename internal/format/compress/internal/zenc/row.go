@@ -223,20 +223,8 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 	if fresh {
 		m.rowStep(h)
 	}
-	// With more than one candidate, their bytes are prefetched first so
-	// that their cache misses overlap.
-	if havePrefetch && hits&(hits-1) != 0 {
-		for x, d := hits, m.p.depth; x != 0 && d > 0; d-- {
-			i := hd + bits.TrailingZeros64(x)
-			x &= x - 1
-			if i >= rowWays {
-				i -= rowWays
-			}
-			if c := int(r.pos[i]) - 1 + m.base; c >= m.base && c < p {
-				prefetch(&src[c])
-			}
-		}
-	}
+	// The candidates' bytes are not prefetched first: that pass cost 4-14%
+	// of level 10's CPU time on R1, R3 and R5 (compress/NOTES.md).
 	cur := binary.LittleEndian.Uint32(src[p : p+4])
 	for d := m.p.depth; hits != 0 && d > 0; d-- {
 		i := hd + bits.TrailingZeros64(hits)
