@@ -108,3 +108,18 @@ func TestRowParser(t *testing.T) {
 		}
 	}
 }
+
+// TestRowWhole: the row parser takes an input under rowWhole as one segment
+// (a second would index the first's end again) and cuts a larger one in two.
+func TestRowWhole(t *testing.T) {
+	p := levelParams(10, 1<<30)
+	if b := segments(rowWhole-1, p); len(b) != 2 {
+		t.Errorf("%d bytes at level 10: segments %v, want one", rowWhole-1, b)
+	}
+	if b := segments(rowWhole+blockMax, p); len(b) != 3 {
+		t.Errorf("%d bytes at level 10: segments %v, want two", rowWhole+blockMax, b)
+	}
+	if b := segments(rowWhole-1, levelParams(13, 1<<30)); len(b) != 3 {
+		t.Errorf("%d bytes at level 13: segments %v, want two", rowWhole-1, b)
+	}
+}

@@ -83,9 +83,9 @@ func inputs() map[string][]byte {
 // smallSegments cuts inputs into segments of 256 KiB at every level, so
 // that tests meet several on small inputs, until the returned func runs.
 func smallSegments() func() {
-	m, f, o := minSegment, fastSegment, optSegment
-	minSegment, fastSegment, optSegment = 256<<10, 256<<10, 256<<10
-	return func() { minSegment, fastSegment, optSegment = m, f, o }
+	m, f, o, r := minSegment, fastSegment, optSegment, rowWhole
+	minSegment, fastSegment, optSegment, rowWhole = 256<<10, 256<<10, 256<<10, 0
+	return func() { minSegment, fastSegment, optSegment, rowWhole = m, f, o, r }
 }
 
 func TestRoundTrip(t *testing.T) {
