@@ -73,7 +73,7 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 		// when it gives repNext bytes, without the tables (libzstd's fast
 		// strategy looks there first too): on real kernels a tenth to a
 		// fifth of the parse, for 1-2% in size.
-		for m.p.repNext > 0 && p+5 <= stop && int(rep0) <= p+1 && binary.LittleEndian.Uint32(src[p+1:p+1+4]) == binary.LittleEndian.Uint32(src[p+1-int(rep0):p+1-int(rep0)+4]) {
+		for m.p.repNext > 0 && p+5 <= stop && int(rep0) <= p+1 && binary.LittleEndian.Uint32(src[p+1:p+5]) == binary.LittleEndian.Uint32(src[p+1-int(rep0):p+5-int(rep0)]) {
 			k := min(4+matchLen(src, p+1-int(rep0)+4, p+5, end), end-p-1)
 			if k < m.p.repNext {
 				break

@@ -256,7 +256,7 @@ func matchLen(src []byte, a, b, limit int) int {
 func matchBack(src []byte, a, b, stop int) int {
 	n := 0
 	for b-n-8 >= stop {
-		x := binary.LittleEndian.Uint64(src[a-n-8:a-n-8+8]) ^ binary.LittleEndian.Uint64(src[b-n-8:b-n-8+8])
+		x := binary.LittleEndian.Uint64(src[a-n-8:a-n]) ^ binary.LittleEndian.Uint64(src[b-n-8:b-n])
 		if x != 0 {
 			return n + bits.LeadingZeros64(x)>>3
 		}
