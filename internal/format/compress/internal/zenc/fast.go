@@ -61,8 +61,8 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 		lit = p
 		// The second repeat offset, straight after a match, costs no
 		// literals: take it while it matches.
-		for p < stop && p+4 <= end && int(rep1) <= p && binary.LittleEndian.Uint32(src[p:p+4]) == binary.LittleEndian.Uint32(src[p-int(rep1):p-int(rep1)+4]) {
-			k := min(4+matchLen(src, p-int(rep1)+4, p+4, end), end-p)
+		for p < stop && repAt(src, p, rep1, end) {
+			k := 4 + matchLen(src, p-int(rep1)+4, p+4, end)
 			seqs = append(seqs, seq{litLen: 0, matchLen: uint32(k), off: rep1})
 			rep0, rep1 = rep1, rep0
 			p += k
@@ -73,8 +73,8 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 		// when it gives repNext bytes, without the tables (libzstd's fast
 		// strategy looks there first too): on real kernels a tenth to a
 		// fifth of the parse, for 1-2% in size.
-		for m.p.repNext > 0 && p+5 <= stop && int(rep0) <= p+1 && binary.LittleEndian.Uint32(src[p+1:p+5]) == binary.LittleEndian.Uint32(src[p+1-int(rep0):p+5-int(rep0)]) {
-			k := min(4+matchLen(src, p+1-int(rep0)+4, p+5, end), end-p-1)
+		for m.p.repNext > 0 && p+5 <= stop && repAt(src, p+1, rep0, end) {
+			k := 4 + matchLen(src, p+1-int(rep0)+4, p+5, end)
 			if k < m.p.repNext {
 				break
 			}

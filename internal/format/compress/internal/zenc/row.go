@@ -168,14 +168,18 @@ func (m *matcher) rowSkip(at, end, stop int) {
 // repLen is the length of the match at p at offset r, ending by end, if it
 // is at least 4 bytes long (else 0).
 func repLen(src []byte, p int, r uint32, end int) int {
-	q := p - int(r)
-	if q < 0 || p+4 > end {
+	if !repAt(src, p, r, end) {
 		return 0
 	}
-	if binary.LittleEndian.Uint32(src[q:q+4]) == binary.LittleEndian.Uint32(src[p:p+4]) {
-		return 4 + matchLen(src, q+4, p+4, end)
-	}
-	return 0
+	return 4 + matchLen(src, p-int(r)+4, p+4, end)
+}
+
+// repAt tells whether the 4 bytes at p, all before end, repeat r bytes
+// back. Small enough to inline, where repLen is not: the parsers' loops
+// over repeat offsets call it and measure the match themselves.
+func repAt(src []byte, p int, r uint32, end int) bool {
+	q := p - int(r)
+	return q >= 0 && p+4 <= end && binary.LittleEndian.Uint32(src[q:q+4]) == binary.LittleEndian.Uint32(src[p:p+4])
 }
 
 // offBits is an offset's cost as lazy evaluation counts it: the latest
@@ -311,8 +315,8 @@ func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
 		lit = p
 		// The second repeat offset straight after a match costs no
 		// literals: take it while it matches.
-		for p < stop && p+4 <= end && int(rep1) <= p && binary.LittleEndian.Uint32(src[p:p+4]) == binary.LittleEndian.Uint32(src[p-int(rep1):p-int(rep1)+4]) {
-			k := min(4+matchLen(src, p-int(rep1)+4, p+4, end), end-p)
+		for p < stop && repAt(src, p, rep1, end) {
+			k := 4 + matchLen(src, p-int(rep1)+4, p+4, end)
 			seqs = append(seqs, seq{litLen: 0, matchLen: uint32(k), off: rep1})
 			rep0, rep1 = rep1, rep0
 			m.rowSkip(p, p+k, stop)
