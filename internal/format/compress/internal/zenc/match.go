@@ -33,18 +33,18 @@ type params struct {
 // a few positions of each match are indexed and the stride grows through
 // literals, which is what makes that strategy fast.
 type matcher struct {
-	src            []byte
-	p              params
-	head           []int32              // hash -> position-base+1 of the latest occurrence
-	long           []int32              // 8-byte hash -> position-base+1 of the latest occurrence
-	chain          []int32              // position&mask -> position-base+1 of the previous occurrence
-	rows           []row                // parseRow: 1<<(hashLog-4) of them
-	hashes         [2 * rowAhead]uint32 // parseRow: the hashes of positions next to hashed-1, at their position%(2*rowAhead)
-	hashed         int                  // parseRow: the first position not hashed
-	rowLsh, rowRsh uint8                // parseRow: the shifts of rowHash
-	rowPrefetch    bool                 // parseRow: rows are prefetched (they do not fit in a core's cache)
-	tree           []int32              // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
-	far            []uint64             // optimal parsing: 4-byte hash -> (position-base+1)<<32 | the 4 bytes, of the latest before the warm-up (farFill)
+	src         []byte
+	p           params
+	head        []int32              // hash -> position-base+1 of the latest occurrence
+	long        []int32              // 8-byte hash -> position-base+1 of the latest occurrence
+	chain       []int32              // position&mask -> position-base+1 of the previous occurrence
+	rows        []row                // parseRow: 1<<(hashLog-4) of them
+	hashes      [2 * rowAhead]uint32 // parseRow: the hashes of positions next to hashed-1, at their position%(2*rowAhead)
+	hashed      int                  // parseRow: the first position not hashed
+	rowRsh      uint8                // parseRow: rowHash's right shift (its left one is hashLsh)
+	rowPrefetch bool                 // parseRow: rows are prefetched (they do not fit in a core's cache)
+	tree        []int32              // optimal parsing: 2*(position&mask) -> smaller, +1 -> larger (position-base+1)
+	far         []uint64             // optimal parsing: 4-byte hash -> (position-base+1)<<32 | the 4 bytes, of the latest before the warm-up (farFill)
 	// treeInsert's read-ahead: the head of position pfPos's hash pfHash.
 	pfPos  int
 	pfHash uint32
@@ -58,11 +58,11 @@ type matcher struct {
 	// before it in no long match (0: not known yet).
 	ldmFrom int
 	rep     [3]uint32
-	// The shifts of hash and hashLong (minMatch bytes to the top, then
-	// hashLog or longLog bits down), worked out once: a hash takes a third of
-	// the instructions it took with the shifts from p (Go checks a variable
-	// shift for 64 or more): level 1 on R5 took 6% less CPU time, level 6
-	// 12% less (compress/NOTES.md).
+	// The shifts of hash, hashLong and rowHash (minMatch bytes to the top,
+	// then hashLog or longLog bits down; rowRsh for the rows), worked out
+	// once: a hash takes a third of the instructions it took with the
+	// shifts from p (Go checks a variable shift for 64 or more): level 1 on
+	// R5 took 6% less CPU time, level 6 12% less (compress/NOTES.md).
 	hashLsh, hashRsh, longRsh uint8
 }
 
@@ -112,13 +112,14 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 	// fail where src[x:] would have.
 	src = src[:len(src):len(src)]
 	m := &matcher{src: src, p: p, rep: [3]uint32{1, 4, 8}, base: base, next: base, pfPos: -1}
+	m.hashLsh = uint8(64 - 8*p.minMatch)
 	if p.row {
 		m.rows = freshTable[row](1 << (p.hashLog - 4))
-		m.rowLsh, m.rowRsh = uint8(64-8*p.minMatch), 64-4-p.hashLog
+		m.rowRsh = 64 - 4 - p.hashLog
 		m.rowPrefetch = havePrefetch && p.hashLog >= 17
 	} else {
 		m.head = freshTable[int32](1 << p.hashLog)
-		m.hashLsh, m.hashRsh = uint8(64-8*p.minMatch), 64-p.hashLog
+		m.hashRsh = 64 - p.hashLog
 	}
 	if p.longLog > 0 {
 		m.long = freshTable[int32](1 << p.longLog)

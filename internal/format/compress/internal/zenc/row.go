@@ -37,7 +37,7 @@ type row struct {
 
 // rowHash returns p's row (high bits) and tag (low byte).
 func (m *matcher) rowHash(p int) uint32 {
-	return uint32(binary.LittleEndian.Uint64(m.src[p:]) << (m.rowLsh & 63) * prime8 >> (m.rowRsh & 63))
+	return uint32(binary.LittleEndian.Uint64(m.src[p:]) << (m.hashLsh & 63) * prime8 >> (m.rowRsh & 63))
 }
 
 // rowSeek makes q the next position to index.
@@ -59,7 +59,7 @@ func (m *matcher) rowHashAhead() {
 		return
 	}
 	var hs [rowAhead]uint32
-	lsh, rsh := m.rowLsh&63, m.rowRsh&63
+	lsh, rsh := m.hashLsh&63, m.rowRsh&63
 	w := (*[rowAhead + 8]byte)(src[a : a+rowAhead+8]) // an array: no bounds checks below
 	for i := range hs {
 		hs[i] = uint32(binary.LittleEndian.Uint64(w[i:i+8]) << lsh * prime8 >> rsh)
@@ -113,7 +113,7 @@ func (m *matcher) rowStep(h uint32) {
 // prefetched a batch ahead.
 func (m *matcher) rowSparse(from, to, step int) {
 	var cur, nxt [rowAhead]uint32
-	lsh, rsh := m.rowLsh&63, m.rowRsh&63
+	lsh, rsh := m.hashLsh&63, m.rowRsh&63
 	src := m.src
 	hashBatch := func(a int, hs *[rowAhead]uint32) {
 		for i := range hs {
@@ -152,7 +152,7 @@ func (m *matcher) rowSkip(at, end, stop int) {
 		var hs [rowAhead]uint32
 		w := (*[rowAhead + 8]byte)(m.src[end : end+rowAhead+8])
 		for i := range hs {
-			hs[i] = uint32(binary.LittleEndian.Uint64(w[i:i+8]) << (m.rowLsh & 63) * prime8 >> (m.rowRsh & 63))
+			hs[i] = uint32(binary.LittleEndian.Uint64(w[i:i+8]) << (m.hashLsh & 63) * prime8 >> (m.rowRsh & 63))
 		}
 		prefetchRows(&m.rows[0], &hs)
 	}
