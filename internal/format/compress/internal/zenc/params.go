@@ -59,7 +59,7 @@ func levelParams(level, n int) params {
 		// more steps for 0.02% (compress/NOTES.md). Level 10 takes twice
 		// the rows and no long-distance matches: 7-25% less CPU time on
 		// the ten corpora measured, 0.5-2% larger where code repeats
-		// across GPUs (still 0.84-0.997 of libzstd's size; R5 0.2%
+		// across GPUs (still 0.83-0.997 of libzstd's size; R5 0.2%
 		// smaller). At 11-12 twice the rows cost 2-6% more CPU time.
 		if level == 10 {
 			return params{minMatch: 5, hashLog: 22, depth: 8, lazy: 2, targetLen: 32, row: true, skipIn: 8}
