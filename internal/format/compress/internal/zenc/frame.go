@@ -86,7 +86,7 @@ var minSegment = 4 << 20
 // would cost more CPU time than they save wall time.
 var fastSegment = 64 << 20
 
-// rowWhole is the size below which the row parser (levels 10-12) takes the
+// rowWhole is the size below which the row parser (levels 10-15) takes the
 // input as one segment: a second segment indexes the first's last 4 MiB again
 // and holds its own 16 MiB of rows, which on the 7-12 MB inputs measured
 // cost 10-15% of the CPU time, while one segment still took 0.6-0.7 of

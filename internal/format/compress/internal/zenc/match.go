@@ -20,7 +20,6 @@ type params struct {
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
 	fast      bool  // parseFast: greedy, both tables, no scoring (needs longLog, no chains)
 	repNext   int   // parseFast: after a match, the latest offset one byte on is taken at once if this long (0: never)
-	accel     uint8 // parse: in a run of k literals, one position in 1+k>>accel is searched (0: all)
 	split     bool  // cut blocks where the sequences' statistics change
 	opt       bool  // optimal parsing over a binary tree of 1<<(chainLog-1) positions; depth: its compares
 	row       bool  // parseRow: 1<<(hashLog-4) rows of rowWays positions; depth: the candidates followed
@@ -419,12 +418,6 @@ func (m *matcher) parse(start, end int, seqs []seq) []seq {
 		cur := m.find(p, end)
 		if cur.length < 3 {
 			p++
-			if m.p.accel > 0 {
-				// libzstd's search acceleration: the longer the run of
-				// literals, the fewer of its positions are searched (all
-				// are still indexed).
-				p += (p - lit) >> m.p.accel
-			}
 			continue
 		}
 		// Lazy evaluation: a better match one or two bytes on wins.

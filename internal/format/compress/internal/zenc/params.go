@@ -66,11 +66,14 @@ func levelParams(level, n int) params {
 		}
 		return params{minMatch: 5, hashLog: 21, depth: 12, lazy: 2, targetLen: 64, row: true, ldm: true, ldmLog: 6, skipIn: 8}
 	case level <= 15:
-		// parse: chains of every position, 16 deep, long-distance
-		// matches, searching fewer positions in runs of literals as
-		// libzstd does: smaller than libzstd's 13-15 (btlazy2) on every
-		// corpus measured, in less CPU time (compress/NOTES.md).
-		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32, accel: 8}
+		// Level 12's rows, twice as many, searched for matches up to 128
+		// bytes. Lazy2 over hash chains of every position, 16 deep, was
+		// 0.6-0.8% larger than libzstd's 13-15 (btlazy2) on R5 at 1.2-1.4
+		// times its CPU time, and longer chains cost more. Rows are
+		// smaller than libzstd on all ten corpora measured (0.82-0.997)
+		// in 0.31-0.84 of its CPU time, though 4-8% larger than those
+		// chains where code repeats across GPUs (compress/NOTES.md).
+		return params{minMatch: 5, hashLog: 22, depth: 12, lazy: 2, targetLen: 128, row: true, ldm: true, ldmLog: 6, skipIn: 8}
 	}
 	// Optimal parsing over a binary tree, with long-distance matches and
 	// blocks cut where their statistics change (opt.go, split.go).

@@ -92,7 +92,7 @@ func TestRowNewestFirst(t *testing.T) {
 // segments: with one worker and several, the same bytes.
 func TestRowParser(t *testing.T) {
 	defer smallSegments()()
-	for _, level := range []int{10, 12} {
+	for _, level := range []int{10, 12, 13} {
 		p := levelParams(level, 1<<30)
 		if !p.row {
 			t.Fatalf("level %d does not use the row parser", level)
@@ -119,7 +119,7 @@ func TestRowWhole(t *testing.T) {
 	if b := segments(rowWhole+blockMax, p); len(b) != 3 {
 		t.Errorf("%d bytes at level 10: segments %v, want two", rowWhole+blockMax, b)
 	}
-	if b := segments(rowWhole-1, levelParams(13, 1<<30)); len(b) != 3 {
-		t.Errorf("%d bytes at level 13: segments %v, want two", rowWhole-1, b)
+	if b := segments(rowWhole-1, textParams(9)); len(b) != 3 {
+		t.Errorf("%d bytes of text at level 9 (chains): segments %v, want two", rowWhole-1, b)
 	}
 }

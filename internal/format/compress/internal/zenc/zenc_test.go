@@ -167,7 +167,7 @@ func FuzzEncode(f *testing.F) {
 			t.Fatalf("level %d: round trip differs", level)
 		}
 		// The settings the level takes on large inputs (the row parser at
-		// 10-12 among them), their tables cut to this input.
+		// 10-15 among them), their tables cut to this input.
 		enc = encode(nil, src, levelParams(int(level), 1<<30), 1)
 		if got := decode(t, enc); !bytes.Equal(got, src) {
 			t.Fatalf("level %d, large-input settings: round trip differs", level)
