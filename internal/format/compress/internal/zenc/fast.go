@@ -121,7 +121,8 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 	}
 	m.head[hs], m.long[hl] = pos, pos
 	// The repeat offsets, the longest of them (their first three bytes
-	// compared at once).
+	// compared at once): repMatch written out, since the call cost level 1
+	// 5-7% of its CPU time on R3 and R5 (9 alternating runs).
 	var n int
 	var off uint32
 	c3 := uint32(cur) << 8

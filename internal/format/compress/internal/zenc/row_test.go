@@ -123,3 +123,44 @@ func TestRowWhole(t *testing.T) {
 		t.Errorf("%d bytes of text at level 9 (chains): segments %v, want two", rowWhole-1, b)
 	}
 }
+
+// TestRowShortRepeats: parseRow takes matches of 3 bytes at a repeat
+// offset, which its rows (5-byte hashes) cannot find: a copy of random
+// bytes with every fourth byte changed (after its first 128) is
+// three-quarters matches, at rep0 and, where two copies alternate, at
+// rep1.
+func TestRowShortRepeats(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	a, b := make([]byte, 4096), make([]byte, 4096)
+	r.Read(a)
+	r.Read(b)
+	for name, pick := range map[string]func(i int) byte{
+		"one copy": func(i int) byte { return a[i] },
+		"alternating": func(i int) byte {
+			if i/64%2 == 1 {
+				return b[i]
+			}
+			return a[i]
+		},
+	} {
+		src := append(append([]byte{}, a...), b...)
+		for i := range 4096 {
+			c := pick(i)
+			if i%4 == 3 && i >= 128 { // the first 128 bytes set the offsets
+				c = ^c
+			}
+			src = append(src, c)
+		}
+		src = append(src, make([]byte, 16)...)
+		m := newMatcher(src, levelParams(10, 1<<30), 0, len(src))
+		m.warm(0, 8192)
+		m.rowSeek(8192)
+		matched := 0
+		for _, s := range m.parseRow(8192, len(src), nil) {
+			matched += int(s.matchLen)
+		}
+		if matched < 3*4096/4 {
+			t.Errorf("%s: %d of 4096 bytes in matches, want at least 3072", name, matched)
+		}
+	}
+}
