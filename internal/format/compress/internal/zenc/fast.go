@@ -139,11 +139,6 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 			n, off = k, rep[2]
 		}
 	}
-	if m.ldm != nil {
-		if l := m.ldmAt(p, end); l.length > n {
-			n, off = l.length, l.off
-		}
-	}
 	if n >= m.p.targetLen {
 		return n, off
 	}

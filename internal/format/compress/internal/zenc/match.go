@@ -18,7 +18,7 @@ type params struct {
 	ldmLog    uint  // one position in 1<<ldmLog is indexed for them (at least 5)
 	longLog   uint8 // a second table of 8-byte hashes (0: none)
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
-	fast      bool  // parseFast: greedy, both tables, no scoring (needs longLog, no chains)
+	fast      bool  // parseFast: greedy, both tables, no scoring (needs longLog; no LDM)
 	repNext   int   // parseFast: after a match, the latest offset one byte on is taken at once if this long (0: never)
 	split     bool  // cut blocks where the sequences' statistics change
 	opt       bool  // optimal parsing over a binary tree of 1<<(chainLog-1) positions; depth: its compares

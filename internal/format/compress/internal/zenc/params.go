@@ -43,10 +43,17 @@ func levelParams(level, n int) params {
 		// Chains 8 deep, a larger table of 5-byte prefixes.
 		return params{minMatch: 5, hashLog: 17, longLog: 18, chainLog: 18, depth: 8, lazy: 2, targetLen: 256, fast: true}
 	case level <= 9:
-		// Level 7's, with long-distance matches (one position in 256
-		// sampled): what rocBLAS (R2) needs to be smaller than libzstd,
-		// at a CPU time below libzstd's on every corpus.
-		return params{minMatch: 5, hashLog: 16, longLog: 18, chainLog: 17, depth: 4, lazy: 2, targetLen: 256, fast: true, ldm: true, ldmLog: 8}
+		// parseRow with 2^21 rows, 6 candidates, one position of lazy
+		// evaluation. Level 7's chains with long-distance matches were
+		// 3% larger than libzstd on R5 (short matches a GPU's code back,
+		// beyond those chains' reach) at 1.04-1.24 times its CPU time;
+		// these rows are smaller than libzstd there at 1.1-1.2 times,
+		// and on the nine other corpora at 0.7-0.93, though 2-4% larger
+		// than those chains where code repeats across GPUs (B-E, R1).
+		// Lazy2 cost R5 10% more CPU time for 0.1%; 2^20 rows made it
+		// 1.6% larger; 4 candidates and targetLen 16 cost corpus A's
+		// 3-GPU cut 3% for no clear gain in time (compress/NOTES.md).
+		return params{minMatch: 5, hashLog: 21, depth: 6, lazy: 1, targetLen: 32, row: true, skipIn: 8}
 	case level <= 12:
 		// parseRow: 1<<(hashLog-4) rows of the 12 latest positions of a
 		// hash, every position indexed but the inside of
