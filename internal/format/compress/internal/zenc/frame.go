@@ -68,7 +68,7 @@ func Encode(dst, src []byte, level, workers int) []byte {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	p := levelParams(level, len(src))
-	if level >= 5 && p.fast && looksText(src) {
+	if level >= 5 && (p.fast || p.row) && looksText(src) {
 		p = textParams(level)
 	}
 	return encode(dst, src, p, workers)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -273,5 +274,19 @@ func TestLooksText(t *testing.T) {
 	}
 	for _, in := range inputs() {
 		_ = looksText(in) // any input, no panic
+	}
+	// Levels 5-15 of text of 1 MiB or more take textParams, whatever
+	// parser their level takes for code (parseFast to 8, rows at 9-15).
+	words := strings.Fields("int float return if else for while struct static const void char unsigned __global__ threadIdx blockDim x y z sum acc tmp")
+	r := rand.New(rand.NewSource(9))
+	text = text[:0]
+	for len(text) < 3<<19 {
+		text = append(text, words[r.Intn(len(words))]...)
+		text = append(text, " ;\n"[r.Intn(3)])
+	}
+	for _, level := range []int{5, 8, 9, 10, 13, 15} {
+		if got, want := Encode(nil, text, level, 1), encode(nil, text, textParams(level), 1); !bytes.Equal(got, want) {
+			t.Errorf("level %d: text not encoded with textParams", level)
+		}
 	}
 }
