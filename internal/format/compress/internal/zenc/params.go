@@ -3,9 +3,9 @@ package zenc
 // levelParams chooses the match finder's settings for a libzstd level and
 // an input of n bytes. The choice was made by measurement against libzstd
 // 1.5.4 with long-distance matching, as LLVM 22 calls it, on HIP fat
-// binaries and on text bundles (compress/NOTES.md): at levels 10-22 our
+// binaries and on text bundles (compress/NOTES.md): at levels 9-22 our
 // output is no larger than libzstd's on ten corpora but at some of 19-22,
-// at 1-9 on nine of them (rocSPARSE 5.7.1's bundle is 1-3% larger at 3-9).
+// at 1-8 on nine of them (rocSPARSE 5.7.1's bundle is 1-3% larger at 3-8).
 // Small inputs take the settings of higher levels, which cost milliseconds
 // there.
 func levelParams(level, n int) params {
@@ -47,9 +47,10 @@ func levelParams(level, n int) params {
 		// evaluation. Level 7's chains with long-distance matches were
 		// 3% larger than libzstd on R5 (short matches a GPU's code back,
 		// beyond those chains' reach) at 1.04-1.24 times its CPU time;
-		// these rows are smaller than libzstd there at 1.1-1.2 times,
-		// and on the nine other corpora at 0.7-0.93, though 2-4% larger
-		// than those chains where code repeats across GPUs (B-E, R1).
+		// these rows are smaller than libzstd there at 0.97-1.13 times
+		// (three runs), and on the nine other corpora at 0.74-0.99,
+		// though 3-4% larger than those chains where code repeats across
+		// GPUs (A-E, R1).
 		// Lazy2 cost R5 10% more CPU time for 0.1%; 2^20 rows made it
 		// 1.6% larger; 4 candidates and targetLen 16 cost corpus A's
 		// 3-GPU cut 3% for no clear gain in time (compress/NOTES.md).
