@@ -18,6 +18,11 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 	lit, p := start, start
 	rep0, rep1, rep2 := m.rep[0], m.rep[1], m.rep[2]
 	for p < stop {
+		if m.chain == nil && scanLiterals {
+			if p = m.scanFast(p, lit, stop, [3]uint32{rep0, rep1, rep2}); p >= stop {
+				break
+			}
+		}
 		n, off := m.fastAt(p, end, [3]uint32{rep0, rep1, rep2})
 		repeat := off == rep0 || off == rep1 || off == rep2
 		if n > 0 && n < m.p.targetLen && p+1 < stop && !(repeat && n >= repKeep) {
@@ -155,6 +160,48 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 		n, off = m.chainAt(p, end, cs, n, off, rep[0])
 	}
 	return n, off
+}
+
+// scanLiterals is whether parseFast steps through runs of literals with
+// scanFast (a variable so that tests can compare the parse without it).
+var scanLiterals = true
+
+// scanFast steps from p through a run of literals (the pending ones from
+// lit) as parseFast does, recording each position it passes in both
+// tables as fastAt would, and returns the first at which fastAt could find
+// a match (at a repeat offset, or a candidate of either table whose first
+// bytes are p's), without recording that one, or stop. The same parse as
+// calling fastAt at every position, in a loop small enough that the
+// processor overlaps the loads of several positions: on R5 (25 MB, much
+// of it literals) levels 1, 3 and 6 took 13-20% less CPU time in the
+// bundler (9 alternating runs). Loading the next position's slots and
+// candidates before this one's compares was slower (R5 +24%), as was
+// scanning only from the second literal of a run.
+func (m *matcher) scanFast(p, lit, stop int, rep [3]uint32) int {
+	src, head, long := m.src, m.head, m.long
+	base := m.base
+	lsh, rsh, lrsh := m.hashLsh&63, m.hashRsh&63, m.longRsh&63
+	r0, r1, r2 := int(rep[0]), int(rep[1]), int(rep[2])
+	for ; p < stop; p += 1 + (p-lit)>>8 {
+		cur := binary.LittleEndian.Uint64(src[p : p+8])
+		hs := (cur << lsh * prime8) >> rsh
+		hl := (cur * prime8) >> lrsh
+		cs := int(head[hs]) - 1 + base
+		cl := int(long[hl]) - 1 + base
+		if cl >= base && p-cl <= 1<<WindowLog && binary.LittleEndian.Uint64(src[cl:cl+8]) == cur ||
+			cs >= base && p-cs <= 1<<WindowLog && binary.LittleEndian.Uint32(src[cs:cs+4]) == uint32(cur) {
+			return p
+		}
+		c3 := uint32(cur) << 8
+		if r0 <= p && binary.LittleEndian.Uint32(src[p-r0:p-r0+4])<<8 == c3 ||
+			r1 <= p && binary.LittleEndian.Uint32(src[p-r1:p-r1+4])<<8 == c3 ||
+			r2 <= p && binary.LittleEndian.Uint32(src[p-r2:p-r2+4])<<8 == c3 {
+			return p
+		}
+		pos := int32(p - base + 1)
+		head[hs], long[hl] = pos, pos
+	}
+	return p
 }
 
 // chainAt looks for a better match than n bytes at off among the older
