@@ -30,10 +30,10 @@ func TestScanFast(t *testing.T) {
 	}
 	in["code"] = code
 	defer func() { scanLiterals = true }()
-	for _, level := range []int{1, 3, 5, 6} {
+	for _, level := range []int{1, 3, 5, 6, 7, 8} {
 		p := levelParams(level, 1<<30)
-		if !p.fast || p.chainLog != 0 {
-			t.Fatalf("level %d: not parseFast without chains", level)
+		if !p.fast {
+			t.Fatalf("level %d: not parseFast", level)
 		}
 		for name, src := range in {
 			if len(src) < 16 {
