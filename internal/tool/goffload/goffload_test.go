@@ -144,6 +144,12 @@ func TestListTable(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// An empty host entry reads "-" in a CCOB as in a plain bundle.
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "host-x86_64-unknown-linux-gnu-") && !strings.HasSuffix(line, "  -") {
+			t.Errorf("host entry in a CCOB: %q, want its CODE column \"-\"", line)
+		}
+	}
 	out, _, _ = run(t, "list", filepath.Join(realDir, "libmulti.so"))
 	if !strings.Contains(out, "gfx906 v6 xnack:any sramecc:any") {
 		t.Errorf("no header facts:\n%s", out)
