@@ -125,23 +125,17 @@ func (m *matcher) fastAt(p, end int, rep [3]uint32) (int, uint32) {
 		m.chain[p&m.mask] = m.head[hs]
 	}
 	m.head[hs], m.long[hl] = pos, pos
-	// The repeat offsets, the longest of them (their first three bytes
-	// compared at once): repMatch written out, since the call cost level 1
-	// 5-7% of its CPU time on R3 and R5 (9 alternating runs).
+	// The repeat offsets, the longest of them: repMatch written out, since
+	// the call cost level 1 5-7% of its CPU time on R3 and R5 (9
+	// alternating runs).
 	var n int
 	var off uint32
 	c3 := uint32(cur) << 8
-	if r := int(rep[0]); r <= p && binary.LittleEndian.Uint32(src[p-r:p-r+4])<<8 == c3 {
-		n, off = 3+matchLen(src, p-r+3, p+3, end), rep[0]
-	}
-	if r := int(rep[1]); r <= p && binary.LittleEndian.Uint32(src[p-r:p-r+4])<<8 == c3 {
-		if k := 3 + matchLen(src, p-r+3, p+3, end); k > n {
-			n, off = k, rep[1]
-		}
-	}
-	if r := int(rep[2]); r <= p && binary.LittleEndian.Uint32(src[p-r:p-r+4])<<8 == c3 {
-		if k := 3 + matchLen(src, p-r+3, p+3, end); k > n {
-			n, off = k, rep[2]
+	for _, r := range rep {
+		if rep3At(src, p, r, c3) {
+			if k := 3 + matchLen(src, p-int(r)+3, p+3, end); k > n {
+				n, off = k, r
+			}
 		}
 	}
 	if n >= m.p.targetLen {
@@ -173,19 +167,18 @@ var scanLiterals = true
 // lit) as parseFast does, recording each position it passes in both
 // tables (and the chain) as fastAt would, and returns the first at which
 // fastAt could find a match (at a repeat offset, or a candidate of either
-// table whose first bytes are p's), without recording that one, or stop. The same parse as
-// calling fastAt at every position, in a loop small enough that the
-// processor overlaps the loads of several positions: on R5 (25 MB, much
-// of it literals) levels 1, 3 and 6 took 13-20% less CPU time in the
-// bundler (9 alternating runs), 7 and 8 half (with fastAt's chains
-// walked only from a match). Loading the next position's slots and
+// table whose first bytes are p's), without recording that one, or stop.
+// The same parse as calling fastAt at every position, in a loop small
+// enough that the processor overlaps the loads of several positions: on
+// R5 (25 MB, much of it literals) levels 1, 3 and 6 took 13-20% less CPU
+// time in the bundler (9 alternating runs), 7 and 8 half (with fastAt's
+// chains walked only from a match). Loading the next position's slots and
 // candidates before this one's compares was slower (R5 +24%), as was
 // scanning only from the second literal of a run.
 func (m *matcher) scanFast(p, lit, stop int, rep [3]uint32) int {
 	src, head, long := m.src, m.head, m.long
 	base := m.base
 	lsh, rsh, lrsh := m.hashLsh&63, m.hashRsh&63, m.longRsh&63
-	r0, r1, r2 := int(rep[0]), int(rep[1]), int(rep[2])
 	for ; p < stop; p += 1 + (p-lit)>>8 {
 		cur := binary.LittleEndian.Uint64(src[p : p+8])
 		hs := (cur << lsh * prime8) >> rsh
@@ -196,10 +189,7 @@ func (m *matcher) scanFast(p, lit, stop int, rep [3]uint32) int {
 			cs >= base && p-cs <= 1<<WindowLog && binary.LittleEndian.Uint32(src[cs:cs+4]) == uint32(cur) {
 			return p
 		}
-		c3 := uint32(cur) << 8
-		if r0 <= p && binary.LittleEndian.Uint32(src[p-r0:p-r0+4])<<8 == c3 ||
-			r1 <= p && binary.LittleEndian.Uint32(src[p-r1:p-r1+4])<<8 == c3 ||
-			r2 <= p && binary.LittleEndian.Uint32(src[p-r2:p-r2+4])<<8 == c3 {
+		if c3 := uint32(cur) << 8; rep3At(src, p, rep[0], c3) || rep3At(src, p, rep[1], c3) || rep3At(src, p, rep[2], c3) {
 			return p
 		}
 		pos := int32(p - base + 1)

@@ -182,23 +182,25 @@ func repAt(src []byte, p int, r uint32, end int) bool {
 	return q >= 0 && p+4 <= end && binary.LittleEndian.Uint32(src[q:q+4]) == binary.LittleEndian.Uint32(src[p:p+4])
 }
 
+// rep3At tells whether the first 3 bytes at p repeat r bytes back; c3 is
+// p's 4-byte word shifted left by 8 (the 3 bytes, compared at once).
+// Small enough to inline: repMatch, fastAt and scanFast try the three
+// repeat offsets with it.
+func rep3At(src []byte, p int, r, c3 uint32) bool {
+	q := p - int(r)
+	return q >= 0 && binary.LittleEndian.Uint32(src[q:q+4])<<8 == c3
+}
+
 // repMatch returns the longest match at p, ending by end, at one of the
 // repeat offsets rep, if at least 3 bytes long (else 0); n may run past
-// end by up to 3 bytes when p+3 > end. Their first three bytes are
-// compared at once.
+// end by up to 3 bytes when p+3 > end.
 func repMatch(src []byte, p, end int, rep [3]uint32) (n int, off uint32) {
 	c3 := binary.LittleEndian.Uint32(src[p:p+4]) << 8
-	if q := p - int(rep[0]); q >= 0 && binary.LittleEndian.Uint32(src[q:q+4])<<8 == c3 {
-		n, off = 3+matchLen(src, q+3, p+3, end), rep[0]
-	}
-	if q := p - int(rep[1]); q >= 0 && binary.LittleEndian.Uint32(src[q:q+4])<<8 == c3 {
-		if k := 3 + matchLen(src, q+3, p+3, end); k > n {
-			n, off = k, rep[1]
-		}
-	}
-	if q := p - int(rep[2]); q >= 0 && binary.LittleEndian.Uint32(src[q:q+4])<<8 == c3 {
-		if k := 3 + matchLen(src, q+3, p+3, end); k > n {
-			n, off = k, rep[2]
+	for _, r := range rep {
+		if rep3At(src, p, r, c3) {
+			if k := 3 + matchLen(src, p-int(r)+3, p+3, end); k > n {
+				n, off = k, r
+			}
 		}
 	}
 	return n, off
@@ -280,7 +282,8 @@ func (m *matcher) rowFind(p, limit int) (int, uint32) {
 // there wins if it is worth more (four points a byte, less the bits of its
 // offset) by a margin that grows with the bytes it leaves as literals. The
 // three repeat offsets are tried at each position searched (from 3 bytes),
-// the latest one byte on too, and the second straight after a match. In a run of k literals one position in 1+k/256 is searched (a
+// the latest one byte on too, and the second straight after a match. In a
+// run of k literals one position in 1+k/256 is searched (a
 // larger stride made rocSPARSE 5.7.1's bundle 0.2% larger at 1+k/128).
 func (m *matcher) parseRow(start, end int, seqs []seq) []seq {
 	src := m.src
