@@ -1,6 +1,7 @@
 package zenc
 
 import (
+	"encoding/binary"
 	"math/rand"
 	"slices"
 	"testing"
@@ -79,6 +80,81 @@ func TestScanFastRepeats(t *testing.T) {
 		}
 		if got := m.scanFast(at, at, at+1, rep); got != want {
 			t.Errorf("only rep[%d] matching: scanFast stopped at %d, want %d", i, got, want)
+		}
+	}
+}
+
+// TestFastTags: after parseFast (and its warm-up), every entry of its
+// tables and chains holds a position whose hash gives that slot and that
+// tag, whichever of warm, fastAt, scanFast, indexFast or longAt wrote it;
+// a reader that computes a tag otherwise loses matches, which the golden
+// outputs of compress catch.
+func TestFastTags(t *testing.T) {
+	src := inputs()["mixed"]
+	for _, level := range []int{1, 3, 6, 7, 8} {
+		p := levelParams(level, 1<<30)
+		warm := len(src) / 4
+		m := newMatcher(src, p, 0, len(src))
+		m.warm(0, warm)
+		var seqs []seq
+		for b := warm; b < len(src); b += blockMax {
+			seqs = m.parseFast(b, min(b+blockMax, len(src)), seqs[:0])
+		}
+		check := func(name string, e int32, slot uint64, long bool) {
+			if e == 0 {
+				return
+			}
+			q := int(e&fastPosMask) - 1 + m.base
+			v := binary.LittleEndian.Uint64(src[q:])
+			h, rsh, tsh := v<<(m.hashLsh&63)*prime8, m.hashRsh, m.hashTsh
+			if long {
+				h, rsh, tsh = v*prime8, m.longRsh, m.longTsh
+			}
+			if h>>(rsh&63) != slot || fastTag(h, tsh) != e&^fastPosMask {
+				t.Fatalf("level %d: %s slot %d holds position %d with tag %x, whose hash is slot %d tag %x", level, name, slot, q, uint32(e)>>fastPosBits, h>>(rsh&63), uint32(fastTag(h, tsh))>>fastPosBits)
+			}
+		}
+		used := 0
+		for s, e := range m.head {
+			check("head", e, uint64(s), false)
+			if e != 0 {
+				used++
+			}
+		}
+		for s, e := range m.long {
+			check("long", e, uint64(s), true)
+		}
+		for _, e := range m.chain {
+			if e == 0 {
+				continue
+			}
+			// A link is an older entry of the head: its tag is that of
+			// the position it holds.
+			q := int(e&fastPosMask) - 1 + m.base
+			v := binary.LittleEndian.Uint64(src[q:])
+			h := v << (m.hashLsh & 63) * prime8
+			check("chain", e, h>>(m.hashRsh&63), false)
+		}
+		if used < 4096 {
+			t.Fatalf("level %d: %d of %d head slots used", level, used, len(m.head))
+		}
+	}
+}
+
+// TestFastSegmentsFitTags: a segment of parseFast and its warm-up are
+// within the positions its tagged entries hold, however large the
+// segments it is asked for.
+func TestFastSegmentsFitTags(t *testing.T) {
+	defer func(s int) { fastSegment = s }(fastSegment)
+	for _, seg := range []int{fastSegment, 1 << 30} {
+		fastSegment = seg
+		for _, n := range []int{100 << 20, 300 << 20, 3 << 30} {
+			b := segments(n, levelParams(1, n))
+			for i := range len(b) - 1 {
+				if span := b[i+1] - max(0, b[i]-warmBytes); span >= 1<<fastPosBits {
+					t.Errorf("fastSegment %d, %d bytes: segment %d spans %d bytes with its warm-up, more than %d", seg, n, i, span, 1<<fastPosBits-1)
+				}
+			}
 		}
 	}
 }

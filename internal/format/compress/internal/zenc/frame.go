@@ -113,7 +113,8 @@ func segments(n int, p params) []int {
 	size := max(min(n/2, maxSegment), minSegment)
 	switch {
 	case p.fast:
-		size = max(size, fastSegment)
+		// Within parseFast's positions (fastPosBits) with the warm-up.
+		size = min(max(size, fastSegment), 1<<fastPosBits-warmBytes-blockMax)
 	case p.opt:
 		size = max(size, optSegment)
 	case p.row && n < rowWhole:

@@ -63,6 +63,10 @@ type matcher struct {
 	// shifts from p (Go checks a variable shift for 64 or more): level 1 on
 	// R5 took 6% less CPU time, level 6 12% less (compress/NOTES.md).
 	hashLsh, hashRsh, longRsh uint8
+	// The shifts that bring a hash's tag bits (the fastTagBits below its
+	// slot's) to the top of 32 bits: parseFast's tables hold tagged
+	// positions (fastEntry).
+	hashTsh, longTsh uint8
 }
 
 // fit cuts p's tables to n bytes of input (a segment and its warm-up):
@@ -119,10 +123,12 @@ func newMatcher(src []byte, p params, base, n int) *matcher {
 	} else {
 		m.head = freshTable[int32](1 << p.hashLog)
 		m.hashRsh = 64 - p.hashLog
+		m.hashTsh = m.hashRsh - fastTagBits
 	}
 	if p.longLog > 0 {
 		m.long = freshTable[int32](1 << p.longLog)
 		m.longRsh = 64 - p.longLog
+		m.longTsh = m.longRsh - fastTagBits
 	}
 	switch {
 	case p.opt:
@@ -157,14 +163,6 @@ func (m *matcher) hashLong(p int) uint32 {
 	return uint32((binary.LittleEndian.Uint64(m.src[p:]) * prime8) >> (m.longRsh & 63))
 }
 
-// index records p in the head table (and the long one), without chains.
-func (m *matcher) index(p int) {
-	m.head[m.hash(p)] = int32(p - m.base + 1)
-	if m.long != nil {
-		m.long[m.hashLong(p)] = int32(p - m.base + 1)
-	}
-}
-
 // warm indexes src[from:to] (to <= len(src)-8) before parsing starts at to:
 // every position for chains, every other one for the fast strategy, which
 // indexes fewer still while it parses (that costs no ratio on bundles and
@@ -175,9 +173,14 @@ func (m *matcher) warm(from, to int) {
 		m.treeFill(to, true)
 		return
 	}
-	if m.chain != nil {
-		m.next = from
-		m.insert(to)
+	if m.p.fast {
+		step := 2
+		if m.chain != nil {
+			step = 1
+		}
+		for q := from; q < to; q += step {
+			m.indexFast(q)
+		}
 		return
 	}
 	if m.rows != nil {
@@ -189,9 +192,8 @@ func (m *matcher) warm(from, to int) {
 		m.rowFill(to)
 		return
 	}
-	for q := from; q < to; q += 2 {
-		m.index(q)
-	}
+	m.next = from
+	m.insert(to)
 }
 
 // insert adds positions up to (not including) p to the chains.
