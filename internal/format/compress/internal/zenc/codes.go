@@ -15,7 +15,23 @@ var mlBits = [53]uint8{
 	1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 }
 
-var llBase, mlBase [64]uint32
+// llBase and mlBase are the codes' baselines: package variables set by
+// their initializers (not init), so that the decoding tables built from
+// them at initialization (llDec, mlDec) see them.
+var (
+	llBase = baselines(llBits[:], 0)
+	mlBase = baselines(mlBits[:], 3)
+)
+
+// baselines returns each code's first value, from first, given each
+// code's extra bits.
+func baselines(bits []uint8, first uint32) (t [64]uint32) {
+	for c, nb := range bits {
+		t[c] = first
+		first += 1 << nb
+	}
+	return t
+}
 
 // llCodeOf and mlCodeOf are lookup tables for the short lengths; longer
 // lengths take the code from their highest bit.
@@ -23,16 +39,6 @@ var llCodeOf [64]uint8
 var mlCodeOf [128]uint8
 
 func init() {
-	b := uint32(0)
-	for c, nb := range llBits {
-		llBase[c] = b
-		b += 1 << nb
-	}
-	b = 3
-	for c, nb := range mlBits {
-		mlBase[c] = b
-		b += 1 << nb
-	}
 	for c := range llBits {
 		for v := llBase[c]; v < llBase[c]+1<<llBits[c] && v < 64; v++ {
 			llCodeOf[v] = uint8(c)

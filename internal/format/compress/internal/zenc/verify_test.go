@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -185,5 +186,26 @@ func BenchmarkDecode(b *testing.B) {
 		if _, err := Decode(out, out, bytes.NewReader(enc)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestTooManySequences: a block that claims more sequences than its
+// 128 KiB could hold (each decodes to 3 bytes or more) is damage, found
+// before anything is sized by the count.
+func TestTooManySequences(t *testing.T) {
+	const n = 50000 // 0xFF, then n-0x7F00 little-endian
+	c := n - 0x7F00
+	body := []byte{0x00, 0xFF, byte(c), byte(c >> 8), 0x00, 0x01}
+	frame := []byte{0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00}
+	h := uint32(len(body))<<3 | 2<<1 | 1 // last, compressed
+	frame = append(frame, byte(h), byte(h>>8), byte(h>>16))
+	frame = append(frame, body...)
+	err := Verify(frame, nil)
+	if err == nil || !strings.Contains(err.Error(), "50000 sequences in a block") {
+		t.Fatalf("Verify: %v, want 50000 sequences in a block", err)
+	}
+	var out memFile
+	if _, err := Decode(&out, &out, bytes.NewReader(frame)); err == nil || !strings.Contains(err.Error(), "50000 sequences") {
+		t.Fatalf("Decode: %v", err)
 	}
 }

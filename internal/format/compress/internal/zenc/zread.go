@@ -81,7 +81,12 @@ type frameReader struct {
 	lits       []byte   // the block's literals (in the block, or in litBuf)
 	blockStart int64    // out.size() when the block began
 	litBuf     []byte
+	codes      []seqCode // the block's sequences as decoded, before the repeat offsets
 }
+
+// seqCode is a sequence as its bitstream gives it: the literal and match
+// lengths and the Offset_Value.
+type seqCode struct{ ll, ml, ov uint32 }
 
 // readFrame reads one frame from src into out. The content size, when
 // the frame records it, must be what out received.
@@ -327,20 +332,55 @@ func (v *frameReader) plainLiterals(in []byte, typ, sf byte) ([]byte, error) {
 
 // A decTable is an FSE decoding table: per state, the symbol, the bits to
 // read and the base the next state adds them to.
+// decTable is a decoding table of at most 1<<maxTableLog cells: an array,
+// so that the sequences loop indexes it with a mask and no bounds check
+// (its states are below its size by construction).
 type decTable struct {
 	log   uint8
-	cells []decCell
+	cells *[1 << maxTableLog]decCell
 	ok    bool
 }
 
-type decCell struct {
-	sym    uint8
-	nbBits uint8
-	base   uint16
+// decCell is a decoding table's cell packed in one word, as one load: the
+// next state's base (bits 0-15) and its number of bits (16-23), then the
+// symbol's value as a code stands for it: its extra bits (24-31) and its
+// baseline (32-63), to which they add.
+type decCell uint64
+
+func (c decCell) stateBase() int   { return int(uint16(c)) }
+func (c decCell) stateBits() uint8 { return uint8(c >> 16) }
+func (c decCell) extraBits() uint8 { return uint8(c >> 24) }
+func (c decCell) baseline() uint32 { return uint32(c >> 32) }
+
+// codeKind says what a table's symbols stand for: literal lengths, match
+// lengths, or offsets (code c: 2^c plus c extra bits).
+type codeKind uint8
+
+const (
+	llKind codeKind = iota
+	mlKind
+	ofKind
+)
+
+// value returns the baseline and extra bits of code sym of kind k.
+func (k codeKind) value(sym uint8) (uint32, uint8) {
+	switch k {
+	case llKind:
+		return llBase[sym], llBits[sym]
+	case mlKind:
+		return mlBase[sym], mlBits[sym]
+	}
+	return 1 << sym, sym
 }
 
-// newDecTable builds the decoding table of a normalized distribution.
-func newDecTable(norm []int16, log uint8) decTable {
+func packCell(stateBase int, stateBits uint8, k codeKind, sym uint8) decCell {
+	base, bits := k.value(sym)
+	return decCell(uint64(uint16(stateBase)) | uint64(stateBits)<<16 | uint64(bits)<<24 | uint64(base)<<32)
+}
+
+// newDecTable builds the decoding table of a normalized distribution of
+// codes of kind k.
+func newDecTable(norm []int16, log uint8, k codeKind) decTable {
 	size := 1 << log
 	cells := spread(norm, log)
 	next := make([]int, len(norm))
@@ -350,25 +390,25 @@ func newDecTable(norm []int16, log uint8) decTable {
 			next[s] = 1
 		}
 	}
-	t := decTable{log: log, cells: make([]decCell, size), ok: true}
+	t := decTable{log: log, cells: new([1 << maxTableLog]decCell), ok: true}
 	for u, s := range cells {
 		x := next[s]
 		next[s]++
 		nb := int(log) - (bits.Len(uint(x)) - 1)
-		t.cells[u] = decCell{sym: s, nbBits: uint8(nb), base: uint16(x<<nb - size)}
+		t.cells[u] = packCell(x<<nb-size, uint8(nb), k, s)
 	}
 	return t
 }
 
 var (
-	llDec = newDecTable(llDefault, 6)
-	mlDec = newDecTable(mlDefault, 6)
-	ofDec = newDecTable(ofDefault, 5)
+	llDec = newDecTable(llDefault, 6, llKind)
+	mlDec = newDecTable(mlDefault, 6, mlKind)
+	ofDec = newDecTable(ofDefault, 5, ofKind)
 )
 
 // readNCount reads an FSE table description (RFC 8878, 4.1.1) of symbols up
 // to maxSym and accuracy up to maxLog, and returns the table and the rest.
-func readNCount(in []byte, maxSym int, maxLog uint8) (decTable, []byte, error) {
+func readNCount(in []byte, maxSym int, maxLog uint8, k codeKind) (decTable, []byte, error) {
 	pos := 0 // in bits
 	read := func(n int) (int, bool) {
 		if pos+n > 8*len(in) {
@@ -447,7 +487,7 @@ func readNCount(in []byte, maxSym int, maxLog uint8) (decTable, []byte, error) {
 	if remaining != 1 || len(norm) > maxSym+1 || pos > 8*len(in) {
 		return decTable{}, nil, corrupt("FSE table does not sum to %d", size)
 	}
-	return newDecTable(norm, log), in[(pos+7)/8:], nil
+	return newDecTable(norm, log, k), in[(pos+7)/8:], nil
 }
 
 // backReader is the start of a zstd backward bitstream, read from the last
@@ -478,7 +518,7 @@ func newBackReader(in []byte) (backReader, error) {
 	return r, nil
 }
 
-func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, pre decTable, prev *decTable) ([]byte, error) {
+func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, k codeKind, pre decTable, prev *decTable) ([]byte, error) {
 	switch mode {
 	case modePredefined:
 		*prev = pre
@@ -486,10 +526,10 @@ func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, pre 
 		if len(in) < 1 || int(in[0]) > maxSym {
 			return nil, corrupt("RLE table")
 		}
-		*prev = decTable{log: 0, cells: []decCell{{sym: in[0]}}, ok: true}
+		*prev = decTable{log: 0, cells: &[1 << maxTableLog]decCell{packCell(0, 0, k, in[0])}, ok: true}
 		return in[1:], nil
 	case modeFSE:
-		t, rest, err := readNCount(in, maxSym, maxLog)
+		t, rest, err := readNCount(in, maxSym, maxLog, k)
 		if err != nil {
 			return nil, err
 		}
@@ -536,13 +576,13 @@ func (v *frameReader) sequencesHeader(in []byte) (int, []byte, error) {
 	}
 	in = in[1:]
 	var err error
-	if in, err = v.table(modes>>6, in, maxLLCode, maxLLLog, llDec, &v.ll); err != nil {
+	if in, err = v.table(modes>>6, in, maxLLCode, maxLLLog, llKind, llDec, &v.ll); err != nil {
 		return 0, nil, err
 	}
-	if in, err = v.table((modes>>4)&3, in, maxOFCode, maxOFLog, ofDec, &v.of); err != nil {
+	if in, err = v.table((modes>>4)&3, in, maxOFCode, maxOFLog, ofKind, ofDec, &v.of); err != nil {
 		return 0, nil, err
 	}
-	if in, err = v.table((modes>>2)&3, in, maxMLCode, maxMLLog, mlDec, &v.ml); err != nil {
+	if in, err = v.table((modes>>2)&3, in, maxMLCode, maxMLLog, mlKind, mlDec, &v.ml); err != nil {
 		return 0, nil, err
 	}
 	return n, in, nil
@@ -559,65 +599,26 @@ func (v *frameReader) sequences(in []byte) error {
 		}
 		return v.out.literals(v.lits)
 	}
-	r, err := newBackReader(in)
-	if err != nil {
+	// Each sequence decodes to 3 bytes or more, so a block holds at most
+	// blockMax/3 of them; the codes' slice is no larger.
+	if n > blockMax/3 {
+		return corrupt("%d sequences in a block", n)
+	}
+	if cap(v.codes) < n {
+		v.codes = make([]seqCode, n, max(n, 1024))
+	}
+	codes := v.codes[:n]
+	if err := decodeCodes(in, codes, &v.ll, &v.of, &v.ml); err != nil {
 		return err
 	}
-	// The loop keeps the bit reader, the repeat offsets and the tables in
-	// locals: through r and v they were loads and stores each sequence,
-	// a third of the loop's time.
-	val, used, pos := r.value, r.used, r.off
-	// refill moves whole bytes into val until fewer than 8 bits of it
-	// are read: 56 or more bits, enough for an offset and a match length
-	// (at most 31 + 16), or for a literal length and the three states'
-	// bits (16 + 26). Near the stream's start it goes a byte at a time.
-	refill := func() {
-		if pos >= 8 {
-			pos -= int(used >> 3)
-			used &= 7
-			val = binary.LittleEndian.Uint64(in[pos:])
-			return
-		}
-		for used >= 8 && pos > 0 {
-			pos--
-			val = val<<8 | uint64(in[pos])
-			used -= 8
-		}
-	}
-	read := func(n uint8) uint32 {
-		x := val << used >> 1 >> (63 - n)
-		used += uint(n)
-		return uint32(x)
-	}
-	// left is the number of bits not yet read: negative after reading past
-	// the stream's start (which reads zeros).
-	left := func() int { return 8*pos + 64 - int(used) }
-	llCells, ofCells, mlCells := v.ll.cells, v.of.cells, v.ml.cells
-	sLL := int(read(v.ll.log))
-	sOF := int(read(v.of.log))
-	refill()
-	sML := int(read(v.ml.log))
+	// Then the repeat offsets and the sink, in a loop of its own: with
+	// the bit reader's and the tables' variables beside these, the single
+	// loop kept half of them on the stack.
 	r0, r1, r2 := v.rep[0], v.rep[1], v.rep[2]
 	lits := v.lits
 	done := v.out.size() - v.blockStart // the block's bytes so far
-	for i := range n {
-		llc, ofc, mlc := llCells[sLL], ofCells[sOF], mlCells[sML]
-		if ofc.sym > 31 || llc.sym > maxLLCode || mlc.sym > maxMLCode {
-			return corrupt("sequence code out of range")
-		}
-		refill()
-		ov := uint32(1)<<ofc.sym | read(ofc.sym)
-		ml := mlBase[mlc.sym] + read(mlBits[mlc.sym])
-		refill()
-		ll := llBase[llc.sym] + read(llBits[llc.sym])
-		if i != n-1 {
-			sLL = int(llc.base) + int(read(llc.nbBits))
-			sML = int(mlc.base) + int(read(mlc.nbBits))
-			sOF = int(ofc.base) + int(read(ofc.nbBits))
-		}
-		if left() < 0 {
-			return corrupt("sequence bitstream overread")
-		}
+	for _, c := range codes {
+		ll, ml, ov := c.ll, c.ml, c.ov
 		var off uint32
 		if ov > 3 {
 			off = ov - 3
@@ -655,8 +656,81 @@ func (v *frameReader) sequences(in []byte) error {
 		lits = lits[ll:]
 	}
 	v.rep = [3]uint32{r0, r1, r2}
-	if k := left(); k != 0 {
+	return v.out.literals(lits)
+}
+
+// tableMask bounds a state to its table's array.
+const tableMask = 1<<maxTableLog - 1
+
+// decodeCodes reads len(codes) sequences from the bitstream in with the
+// three tables, and checks that it reads the stream exactly to its start.
+func decodeCodes(in []byte, codes []seqCode, llT, ofT, mlT *decTable) error {
+	r, err := newBackReader(in)
+	if err != nil {
+		return err
+	}
+	// The loop keeps the bit reader and the tables in locals: through r
+	// and v they were loads and stores each sequence, a third of the
+	// loop's time.
+	val, used, pos := r.value, r.used, r.off
+	// refill moves whole bytes into val until fewer than 8 bits of it
+	// are read: 56 or more bits, enough for an offset and a match length
+	// (at most 31 + 16), or for a literal length and the three states'
+	// bits (16 + 26). Near the stream's start it goes a byte at a time.
+	refill := func() {
+		if pos >= 8 {
+			pos -= int(used >> 3)
+			used &= 7
+			val = binary.LittleEndian.Uint64(in[pos:])
+			return
+		}
+		for used >= 8 && pos > 0 {
+			pos--
+			val = val<<8 | uint64(in[pos])
+			used -= 8
+		}
+	}
+	// read's shifts are masked, so that Go need not check them for 64 or
+	// more: past the stream's start (used beyond 63) it reads garbage of
+	// at most n bits, and the check after the loop rejects the block.
+	read := func(n uint8) uint32 {
+		x := val << (used & 63) >> 1 >> ((63 - n) & 63)
+		used += uint(n)
+		return uint32(x)
+	}
+	// Each cell holds its code's baseline and extra bits (newDecTable,
+	// from codes that readNCount and table checked), and the states stay
+	// within their tables (a state's base and bits stay below its table's
+	// size): the mask only spares the bounds checks. A cell in one word,
+	// one load: as a struct of three fields, Go loaded each field apart
+	// and kept their addresses on the stack.
+	llCells, ofCells, mlCells := llT.cells, ofT.cells, mlT.cells
+	sLL := int(read(llT.log))
+	sOF := int(read(ofT.log))
+	refill()
+	sML := int(read(mlT.log))
+	last := len(codes) - 1
+	for i := range codes {
+		llc, ofc, mlc := llCells[sLL&tableMask], ofCells[sOF&tableMask], mlCells[sML&tableMask]
+		refill()
+		ov := ofc.baseline() + read(ofc.extraBits())
+		ml := mlc.baseline() + read(mlc.extraBits())
+		refill()
+		ll := llc.baseline() + read(llc.extraBits())
+		if i != last {
+			sLL = llc.stateBase() + int(read(llc.stateBits()))
+			sML = mlc.stateBase() + int(read(mlc.stateBits()))
+			sOF = ofc.stateBase() + int(read(ofc.stateBits()))
+		}
+		codes[i] = seqCode{ll: ll, ml: ml, ov: ov}
+	}
+	// left is the number of bits not yet read: negative after reading past
+	// the stream's start.
+	if k := 8*pos + 64 - int(used); k != 0 {
+		if k < 0 {
+			return corrupt("sequence bitstream overread")
+		}
 		return corrupt("%d bits left in the sequence bitstream", k)
 	}
-	return v.out.literals(lits)
+	return nil
 }
