@@ -24,10 +24,11 @@ type symTrans struct {
 	deltaFind int32
 }
 
-// spread places the symbols over the table cells as every zstd decoder does.
-func spread(norm []int16, log uint8) []uint8 {
+// spread places the symbols over the table cells as every zstd decoder
+// does, in the first 1<<log of into, and returns those.
+func spread(norm []int16, log uint8, into *[1 << maxTableLog]uint8) []uint8 {
 	size := 1 << log
-	cells := make([]uint8, size)
+	cells := into[:size]
 	high := size - 1
 	for s, c := range norm {
 		if c == -1 {
@@ -56,7 +57,8 @@ func (t *fseTable) build() {
 		return
 	}
 	size := 1 << t.log
-	cells := spread(t.norm, t.log)
+	var spreadBuf [1 << maxTableLog]uint8
+	cells := spread(t.norm, t.log, &spreadBuf)
 	cumul := make([]int, len(t.norm)+1)
 	for s, c := range t.norm {
 		cumul[s+1] = cumul[s] + int(max(c, 1))

@@ -82,6 +82,9 @@ type frameReader struct {
 	blockStart int64    // out.size() when the block began
 	litBuf     []byte
 	codes      []seqCode // the block's sequences as decoded, before the repeat offsets
+	// The cells of the tables read from blocks, by kind: a table read
+	// replaces the one before it (Repeat mode's), so each kind needs one.
+	tables [3][1 << maxTableLog]decCell
 }
 
 // seqCode is a sequence as its bitstream gives it: the literal and match
@@ -379,18 +382,20 @@ func packCell(stateBase int, stateBits uint8, k codeKind, sym uint8) decCell {
 }
 
 // newDecTable builds the decoding table of a normalized distribution of
-// codes of kind k.
-func newDecTable(norm []int16, log uint8, k codeKind) decTable {
+// codes of kind k into cells (each block's tables go into its reader's
+// own three, so that decoding allocates nothing a block).
+func newDecTable(norm []int16, log uint8, k codeKind, into *[1 << maxTableLog]decCell) decTable {
 	size := 1 << log
-	cells := spread(norm, log)
-	next := make([]int, len(norm))
+	var spreadBuf [1 << maxTableLog]uint8
+	cells := spread(norm, log, &spreadBuf)
+	var next [maxMLCode + 1]int
 	for s, c := range norm {
 		next[s] = int(c)
 		if c == -1 {
 			next[s] = 1
 		}
 	}
-	t := decTable{log: log, cells: new([1 << maxTableLog]decCell), ok: true}
+	t := decTable{log: log, cells: into, ok: true}
 	for u, s := range cells {
 		x := next[s]
 		next[s]++
@@ -401,14 +406,14 @@ func newDecTable(norm []int16, log uint8, k codeKind) decTable {
 }
 
 var (
-	llDec = newDecTable(llDefault, 6, llKind)
-	mlDec = newDecTable(mlDefault, 6, mlKind)
-	ofDec = newDecTable(ofDefault, 5, ofKind)
+	llDec = newDecTable(llDefault, 6, llKind, new([1 << maxTableLog]decCell))
+	mlDec = newDecTable(mlDefault, 6, mlKind, new([1 << maxTableLog]decCell))
+	ofDec = newDecTable(ofDefault, 5, ofKind, new([1 << maxTableLog]decCell))
 )
 
 // readNCount reads an FSE table description (RFC 8878, 4.1.1) of symbols up
 // to maxSym and accuracy up to maxLog, and returns the table and the rest.
-func readNCount(in []byte, maxSym int, maxLog uint8, k codeKind) (decTable, []byte, error) {
+func readNCount(in []byte, maxSym int, maxLog uint8, k codeKind, into *[1 << maxTableLog]decCell) (decTable, []byte, error) {
 	pos := 0 // in bits
 	read := func(n int) (int, bool) {
 		if pos+n > 8*len(in) {
@@ -431,7 +436,8 @@ func readNCount(in []byte, maxSym int, maxLog uint8, k codeKind) (decTable, []by
 	}
 	size := 1 << log
 	remaining, threshold, nbBits := size+1, size, int(log)+1
-	norm := make([]int16, 0, maxSym+1)
+	var normBuf [maxMLCode + 1]int16 // maxSym is at most maxMLCode
+	norm := normBuf[: 0 : maxSym+1]
 	for remaining > 1 {
 		if len(norm) > maxSym {
 			return decTable{}, nil, corrupt("FSE table has too many symbols")
@@ -487,7 +493,7 @@ func readNCount(in []byte, maxSym int, maxLog uint8, k codeKind) (decTable, []by
 	if remaining != 1 || len(norm) > maxSym+1 || pos > 8*len(in) {
 		return decTable{}, nil, corrupt("FSE table does not sum to %d", size)
 	}
-	return newDecTable(norm, log, k), in[(pos+7)/8:], nil
+	return newDecTable(norm, log, k, into), in[(pos+7)/8:], nil
 }
 
 // backReader is the start of a zstd backward bitstream, read from the last
@@ -526,10 +532,12 @@ func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, k co
 		if len(in) < 1 || int(in[0]) > maxSym {
 			return nil, corrupt("RLE table")
 		}
-		*prev = decTable{log: 0, cells: &[1 << maxTableLog]decCell{packCell(0, 0, k, in[0])}, ok: true}
+		own := &v.tables[k]
+		own[0] = packCell(0, 0, k, in[0])
+		*prev = decTable{log: 0, cells: own, ok: true}
 		return in[1:], nil
 	case modeFSE:
-		t, rest, err := readNCount(in, maxSym, maxLog, k)
+		t, rest, err := readNCount(in, maxSym, maxLog, k, &v.tables[k])
 		if err != nil {
 			return nil, err
 		}
