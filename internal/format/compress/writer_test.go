@@ -139,3 +139,29 @@ func TestZlibZeroValue(t *testing.T) {
 		t.Errorf("ZlibStore: %d bytes for %d", len(store), len(src))
 	}
 }
+
+// TestCompressZstdOneBuffer: a payload of a sixth of its input (R5
+// compresses 3.1 times, the least of the fat binaries measured) is written
+// into the buffer it started in, not copied to larger ones as it grows.
+func TestCompressZstdOneBuffer(t *testing.T) {
+	src := make([]byte, 3<<20)
+	x := uint32(1)
+	for i := range src {
+		x = x*1103515245 + 12345
+		if i%6 == 0 {
+			src[i] = byte(x >> 24)
+		} else {
+			src[i] = byte(i / 6 % 7)
+		}
+	}
+	out, err := compressZstd(src, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < len(src)/8 || len(out) > len(src)/4 {
+		t.Fatalf("payload of %d bytes from %d: not the ratio this test needs", len(out), len(src))
+	}
+	if cap(out) != len(src)/2+64 {
+		t.Errorf("payload of %d bytes in a buffer of %d: copied as it grew", len(out), cap(out))
+	}
+}
