@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -17,9 +18,10 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 	stop := min(end, len(src)-8)
 	lit, p := start, start
 	rep0, rep1, rep2 := m.rep[0], m.rep[1], m.rep[2]
+	maxStep := m.maxStep()
 	for p < stop {
 		if scanLiterals {
-			if p = m.scanFast(p, lit, stop, [3]uint32{rep0, rep1, rep2}); p >= stop {
+			if p = m.scanFast(p, lit, stop, maxStep, [3]uint32{rep0, rep1, rep2}); p >= stop {
 				break
 			}
 		}
@@ -44,7 +46,7 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 			}
 		}
 		if n == 0 {
-			p += 1 + (p-lit)>>8
+			p += min(1+(p-lit)>>8, maxStep)
 			continue
 		}
 		if n = min(n, end-p); n < 3 {
@@ -90,6 +92,16 @@ func (m *matcher) parseFast(start, end int, seqs []seq) []seq {
 	}
 	m.rep = [3]uint32{rep0, rep1, rep2}
 	return seqs
+}
+
+// maxStep is the largest step parseFast takes through a run of literals:
+// the step grows by one every 256 literals (as libzstd's does), up to
+// m.p.stride where that is set.
+func (m *matcher) maxStep() int {
+	if m.p.stride > 0 {
+		return m.p.stride
+	}
+	return math.MaxInt
 }
 
 // repKeep is the length from which a match at a repeat offset is taken
@@ -177,12 +189,12 @@ var scanLiterals = true
 // chains walked only from a match). Loading the next position's slots and
 // candidates before this one's compares was slower (R5 +24%), as was
 // scanning only from the second literal of a run.
-func (m *matcher) scanFast(p, lit, stop int, rep [3]uint32) int {
+func (m *matcher) scanFast(p, lit, stop, maxStep int, rep [3]uint32) int {
 	src, head, long := m.src, m.head, m.long
 	base := m.base
 	lsh, rsh, lrsh := m.hashLsh&63, m.hashRsh&63, m.longRsh&63
 	tsh, ltsh := m.hashTsh, m.longTsh
-	for ; p < stop; p += 1 + (p-lit)>>8 {
+	for ; p < stop; p += min(1+(p-lit)>>8, maxStep) {
 		cur := binary.LittleEndian.Uint64(src[p : p+8])
 		h, l := cur<<lsh*prime8, cur*prime8
 		hs, ts := h>>rsh, fastTag(h, tsh)

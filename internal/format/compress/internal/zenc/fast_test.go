@@ -78,7 +78,7 @@ func TestScanFastRepeats(t *testing.T) {
 		if i < 0 {
 			want = at + 1
 		}
-		if got := m.scanFast(at, at, at+1, rep); got != want {
+		if got := m.scanFast(at, at, at+1, m.maxStep(), rep); got != want {
 			t.Errorf("only rep[%d] matching: scanFast stopped at %d, want %d", i, got, want)
 		}
 	}
@@ -155,6 +155,55 @@ func TestFastSegmentsFitTags(t *testing.T) {
 					t.Errorf("fastSegment %d, %d bytes: segment %d spans %d bytes with its warm-up, more than %d", seg, n, i, span, 1<<fastPosBits-1)
 				}
 			}
+		}
+	}
+}
+
+// TestStrideFindsRepeats: levels 3-8 step through a run of literals at
+// most params.stride bytes at a time. In incompressible bytes with short
+// repeats every few hundred bytes (data a GPU back: R5's blocks of it were
+// stored raw), an unbounded step (one more every 256 literals) passes a
+// repeat now and then, the run grows, the step with it, and the repeats
+// after it are passed too; the bound keeps finding them.
+func TestStrideFindsRepeats(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	src := make([]byte, 3<<20)
+	r.Read(src)
+	const size = 36
+	var at []int
+	for to := 64 << 10; to+size < len(src); to += 100 + r.Intn(300) {
+		from := to - 1024 - r.Intn(min(to-1024, 2<<20))
+		copy(src[to:to+size], src[from:from+size])
+		at = append(at, to)
+	}
+	for _, level := range []int{3, 6, 8} {
+		p := levelParams(level, 1<<30)
+		if p.stride == 0 || p.stride > 16 {
+			t.Fatalf("level %d: stride %d", level, p.stride)
+		}
+		var found [2]int
+		for i, stride := range []int{p.stride, 0} {
+			p.stride = stride
+			m := newMatcher(src, p, 0, len(src))
+			covered := make([]bool, len(src))
+			for b := 0; b < len(src); b += blockMax {
+				pos := b
+				for _, s := range m.parseFast(b, min(b+blockMax, len(src)), nil) {
+					pos += int(s.litLen)
+					for i := pos; i < pos+int(s.matchLen); i++ {
+						covered[i] = true
+					}
+					pos += int(s.matchLen)
+				}
+			}
+			for _, a := range at {
+				if covered[a+size/2] {
+					found[i]++
+				}
+			}
+		}
+		if found[0] < found[1]*11/10 {
+			t.Errorf("level %d: %d of %d repeats found with steps of %d at most, %d with unbounded steps", level, found[0], len(at), levelParams(level, 1<<30).stride, found[1])
 		}
 	}
 }

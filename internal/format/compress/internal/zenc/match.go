@@ -20,6 +20,7 @@ type params struct {
 	skipIn    int   // chains: matches longer than this are indexed at their ends only
 	fast      bool  // parseFast: greedy, both tables, no scoring (needs longLog; no LDM)
 	repNext   int   // parseFast: after a match, the latest offset one byte on is taken at once if this long (0: never)
+	stride    int   // parseFast: the largest step through a run of literals (0: no bound)
 	split     bool  // cut blocks where the sequences' statistics change
 	opt       bool  // optimal parsing over a binary tree of 1<<(chainLog-1) positions; depth: its compares
 	row       bool  // parseRow: 1<<(hashLog-4) rows of rowWays positions; depth: the candidates followed
