@@ -178,7 +178,7 @@ func TestStrideFindsRepeats(t *testing.T) {
 	}
 	for _, level := range []int{3, 6, 8} {
 		p := levelParams(level, 1<<30)
-		if p.stride == 0 || p.stride > 16 {
+		if p.stride == 0 || p.stride > 32 {
 			t.Fatalf("level %d: stride %d", level, p.stride)
 		}
 		var found [2]int

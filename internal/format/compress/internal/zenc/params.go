@@ -5,7 +5,7 @@ package zenc
 // 1.5.4 with long-distance matching, as LLVM 22 calls it, on HIP fat
 // binaries and on text bundles (compress/NOTES.md): at levels 9-22 our
 // output is no larger than libzstd's on ten corpora but at some of 19-22,
-// at 1-8 on nine of them (rocSPARSE 5.7.1's bundle is 1-3% larger at 3-8).
+// at 1-8 on nine of them (rocSPARSE 5.7.1's bundle is 1.2% larger at 7-8).
 // Small inputs take the settings of higher levels, which cost milliseconds
 // there.
 func levelParams(level, n int) params {
@@ -32,7 +32,7 @@ func levelParams(level, n int) params {
 		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 4}
 	case level <= 5:
 		// The same, taking it from 8 bytes, and through runs of literals
-		// at most 16 bytes at a time. Among incompressible bytes with a
+		// at most 32 bytes at a time. Among incompressible bytes with a
 		// short repeat every few hundred (R5's data a GPU back), the step
 		// growing unbounded (one more every 256 literals) passed a repeat
 		// now and then, the run grew, the step with it, and the repeats
@@ -40,8 +40,9 @@ func levelParams(level, n int) params {
 		// 128 KiB were stored raw here. R5 2% smaller (below libzstd's
 		// level 3 now), R2 and R4 0.6-1.3%, the others within 0.1%, for a
 		// tenth more CPU time on R5 (still below libzstd's). Level 1 takes
-		// no bound: smaller than libzstd there already, and cheaper.
-		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 8, stride: 16}
+		// no bound: smaller than libzstd there already, and cheaper. 16
+		// and 24 were as small as 32 (within 0.3% on six corpora).
+		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 8, stride: 32}
 	case level <= 6:
 		// Two bytes of lazy evaluation, larger tables, steps of 8 bytes
 		// at most (R5 2.6% smaller, below libzstd's).
