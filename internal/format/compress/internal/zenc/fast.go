@@ -220,8 +220,9 @@ func (m *matcher) scanFast(p, lit, stop, maxStep int, rep [3]uint32) int {
 
 // chainAt looks for a better match than n bytes at off among the older
 // positions of cand's chain (cand itself was tried), depth candidates at
-// most; those whose tag is not p's (tag) have other first bytes. Only the positions parseFast visits are chained, which keeps the
-// chains short and cheap to keep.
+// most; those whose tag is not p's (tag) have other first bytes and are
+// passed. Only the positions parseFast visits are chained, which keeps
+// the chains short and cheap to keep.
 func (m *matcher) chainAt(p, end, cand int, tag int32, n int, off, rep0 uint32) (int, uint32) {
 	src := m.src
 	cur := binary.LittleEndian.Uint32(src[p : p+4])

@@ -148,7 +148,7 @@ func TestFastSegmentsFitTags(t *testing.T) {
 	defer func(s int) { fastSegment = s }(fastSegment)
 	for _, seg := range []int{fastSegment, 1 << 30} {
 		fastSegment = seg
-		for _, n := range []int{100 << 20, 300 << 20, 3 << 30} {
+		for _, n := range []int{100 << 20, 300 << 20, 1<<30 + 1<<29} {
 			b := segments(n, levelParams(1, n))
 			for i := range len(b) - 1 {
 				if span := b[i+1] - max(0, b[i]-warmBytes); span >= 1<<fastPosBits {
