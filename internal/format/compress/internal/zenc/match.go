@@ -66,7 +66,7 @@ type matcher struct {
 	hashLsh, hashRsh, longRsh uint8
 	// The shifts that bring a hash's tag bits (the fastTagBits below its
 	// slot's) to the top of 32 bits: parseFast's tables hold tagged
-	// positions (fastEntry).
+	// positions (fastTag).
 	hashTsh, longTsh uint8
 }
 

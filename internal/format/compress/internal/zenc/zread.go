@@ -376,6 +376,18 @@ func (k codeKind) value(sym uint8) (uint32, uint8) {
 	return 1 << sym, sym
 }
 
+// limits returns the largest code of kind k, the largest accuracy of its
+// tables, and its predefined table.
+func (k codeKind) limits() (maxSym int, maxLog uint8, pre decTable) {
+	switch k {
+	case llKind:
+		return maxLLCode, maxLLLog, llDec
+	case mlKind:
+		return maxMLCode, maxMLLog, mlDec
+	}
+	return maxOFCode, maxOFLog, ofDec
+}
+
 func packCell(stateBase int, stateBits uint8, k codeKind, sym uint8) decCell {
 	base, bits := k.value(sym)
 	return decCell(uint64(uint16(stateBase)) | uint64(stateBits)<<16 | uint64(bits)<<24 | uint64(base)<<32)
@@ -411,9 +423,11 @@ var (
 	ofDec = newDecTable(ofDefault, 5, ofKind, new([1 << maxTableLog]decCell))
 )
 
-// readNCount reads an FSE table description (RFC 8878, 4.1.1) of symbols up
-// to maxSym and accuracy up to maxLog, and returns the table and the rest.
-func readNCount(in []byte, maxSym int, maxLog uint8, k codeKind, into *[1 << maxTableLog]decCell) (decTable, []byte, error) {
+// readNCount reads an FSE table description (RFC 8878, 4.1.1) of codes of
+// kind k (up to its largest code and accuracy), builds the table into into,
+// and returns it and the rest.
+func readNCount(in []byte, k codeKind, into *[1 << maxTableLog]decCell) (decTable, []byte, error) {
+	maxSym, maxLog, _ := k.limits()
 	pos := 0 // in bits
 	read := func(n int) (int, bool) {
 		if pos+n > 8*len(in) {
@@ -524,7 +538,8 @@ func newBackReader(in []byte) (backReader, error) {
 	return r, nil
 }
 
-func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, k codeKind, pre decTable, prev *decTable) ([]byte, error) {
+func (v *frameReader) table(mode byte, in []byte, k codeKind, prev *decTable) ([]byte, error) {
+	maxSym, _, pre := k.limits()
 	switch mode {
 	case modePredefined:
 		*prev = pre
@@ -537,7 +552,7 @@ func (v *frameReader) table(mode byte, in []byte, maxSym int, maxLog uint8, k co
 		*prev = decTable{log: 0, cells: own, ok: true}
 		return in[1:], nil
 	case modeFSE:
-		t, rest, err := readNCount(in, maxSym, maxLog, k, &v.tables[k])
+		t, rest, err := readNCount(in, k, &v.tables[k])
 		if err != nil {
 			return nil, err
 		}
@@ -584,13 +599,13 @@ func (v *frameReader) sequencesHeader(in []byte) (int, []byte, error) {
 	}
 	in = in[1:]
 	var err error
-	if in, err = v.table(modes>>6, in, maxLLCode, maxLLLog, llKind, llDec, &v.ll); err != nil {
+	if in, err = v.table(modes>>6, in, llKind, &v.ll); err != nil {
 		return 0, nil, err
 	}
-	if in, err = v.table((modes>>4)&3, in, maxOFCode, maxOFLog, ofKind, ofDec, &v.of); err != nil {
+	if in, err = v.table((modes>>4)&3, in, ofKind, &v.of); err != nil {
 		return 0, nil, err
 	}
-	if in, err = v.table((modes>>2)&3, in, maxMLCode, maxMLLog, mlKind, mlDec, &v.ml); err != nil {
+	if in, err = v.table((modes>>2)&3, in, mlKind, &v.ml); err != nil {
 		return 0, nil, err
 	}
 	return n, in, nil
