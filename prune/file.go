@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/fmterr"
+	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/ar"
 	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/format/objfmt"
@@ -116,6 +117,43 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 	if err != nil {
 		return err
 	}
+	err = s.container(out, in, size, name, depth, k)
+	if errors.Is(err, ErrNoDeviceCode) {
+		return confirmNothing(in, size, name, k, err)
+	}
+	return err
+}
+
+// confirmNothing keeps a "no device code to rewrite" answer only when
+// inspect, the walker every command lists with, finds no device code in
+// the file either. Device code in a place prune does not rewrite (a bundle
+// in a section of another name, an ELF of another e_type, a zip, a KPAK
+// archive, host bitcode) is refused: in an archive or a tree it would
+// otherwise pass on whole, as if it held none. A file that is one code
+// object itself is nothing to prune.
+func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothing error) error {
+	var found *inspect.Object
+	errFound := errors.New("found")
+	l, _ := inspect.Walk(in, size, name, &inspect.Options{SkipHeaders: true}, func(_ *inspect.Listing, o *inspect.Object) error {
+		if o.Host || o.Nested > 0 || o.Container == "file" && len(o.Path) == 0 {
+			return nil
+		}
+		found = o
+		return errFound
+	})
+	l.Close()
+	if found == nil {
+		return nothing
+	}
+	where := found.Container
+	if len(found.Path) > 0 {
+		where = strings.Join(found.Path, " › ") + " › " + where
+	}
+	return refuse("device code in a place this tool does not rewrite: %s in %s at offset %#x of this %s", found.ID, where, found.Offset, k)
+}
+
+// container rewrites a file of kind k.
+func (s *selector) container(out Output, in io.ReaderAt, size int64, name string, depth int, k magic.Kind) (err error) {
 	c := &counter{w: out}
 	switch {
 	case k == magic.ELFShared || k == magic.ELFExecutable || k == magic.ELFRelocatable:

@@ -1,0 +1,107 @@
+package prune
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/internal/format/ar"
+)
+
+// prune says a file holds no device code to rewrite only when inspect
+// lists none in it: device code where prune does not rewrite it is refused,
+// never passed on whole (FuzzRewrite found an archive member whose e_type
+// was not one prune rewrites, kept unpruned while the report said its
+// sibling's gfx906 was dropped).
+func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(realDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// An ELF of an e_type prune does not rewrite, its bundle sections
+	// listed by inspect.
+	oddType := func(b []byte) []byte {
+		b = bytes.Clone(b)
+		binary.LittleEndian.PutUint16(b[16:], 0x100e)
+		return b
+	}
+	// .hip_fatbin renamed: inspect finds its bundles by their magic.
+	renamed := bytes.ReplaceAll(read("newdriver-nonrdc.o"), []byte(".hip_fatbin\x00"), []byte(".hip_fatbix\x00"))
+
+	// librdc.a with its second member's e_type changed, as the fuzzer had it.
+	var members []ar.NewMember
+	a, err := ar.NewReader(bytes.NewReader(read("librdc.a")), int64(len(read("librdc.a"))), "librdc.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		m, err := a.Next()
+		if err != nil {
+			break
+		}
+		sr, err := m.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, sr.Size())
+		sr.ReadAt(b, 0)
+		if i == 1 {
+			b = oddType(b)
+		}
+		members = append(members, ar.NewMember{Name: m.Name, Data: bytes.NewReader(b), Size: int64(len(b))})
+	}
+	a.Close()
+	var arc bytes.Buffer
+	if err := ar.WriteGNU(&arc, members); err != nil {
+		t.Fatal(err)
+	}
+	if len(members) != 2 {
+		t.Fatalf("librdc.a has %d members, want 2", len(members))
+	}
+
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, c := range []struct {
+		name    string
+		in      []byte
+		refused string // "" for no device code
+	}{
+		{"rdc.o of another e_type", oddType(read("rdc.o")), "hip-amdgcn-amd-amdhsa--gfx906 in bundle section"},
+		{".hip_fatbin renamed", renamed, "hip-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack- in .hip_fatbix"},
+		{"archive member of another e_type", arc.Bytes(), "member " + members[1].Name},
+		{"a code object itself", read("gfx90a.co"), ""},
+		{"a host executable", host, ""},
+		{"LLVM IR text", []byte("target triple = \"amdgcn-amd-amdhsa\"\n"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := &memOut{}
+			_, err := Rewrite(out, bytes.NewReader(c.in), int64(len(c.in)), c.name, Options{Keep: targets("gfx90a")})
+			if c.refused == "" {
+				if !errors.Is(err, ErrNoDeviceCode) {
+					t.Fatalf("got %v, want no device code", err)
+				}
+				return
+			}
+			if err == nil || errors.Is(err, ErrNoDeviceCode) || !errors.Is(err, ErrRefused) {
+				t.Fatalf("got %v, want a refusal naming the device code", err)
+			}
+			if !strings.Contains(err.Error(), c.refused) || !strings.Contains(err.Error(), "does not rewrite") {
+				t.Fatalf("%v\ndoes not name %q", err, c.refused)
+			}
+		})
+	}
+}
