@@ -245,3 +245,38 @@ func TestPruneInPlaceManyFiles(t *testing.T) {
 		t.Errorf("lib0 holds %d entries (temporary files left?)", len(ents))
 	}
 }
+
+// A file whose device code prune does not rewrite (here .hip_fatbin under
+// another name, listed by inspect through its bundles' magic) is refused
+// and copied as it is, with the reason: not copied as a file without
+// device code.
+func TestPruneTreeRefusesUnrewrittenCode(t *testing.T) {
+	obj, err := os.ReadFile("../testdata/inspect/newdriver-nonrdc.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj = bytes.ReplaceAll(obj, []byte(".hip_fatbin\x00"), []byte(".hip_fatbix\x00"))
+	in := filepath.Join(t.TempDir(), "install")
+	os.MkdirAll(filepath.Join(in, "lib"), 0o755)
+	if err := os.WriteFile(filepath.Join(in, "lib/k.o"), obj, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	copyTo(t, in, targets+"/libmodes.so:lib/libmodes.so")
+	out := filepath.Join(filepath.Dir(in), "pruned")
+	rep, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k *FileReport
+	for i, f := range rep.Files {
+		if f.Path == "lib/k.o" {
+			k = &rep.Files[i]
+		}
+	}
+	if k == nil || k.Action != Refused || !strings.Contains(k.Note, "does not rewrite") {
+		t.Fatalf("%+v", rep.Files)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "lib/k.o")); !bytes.Equal(got, obj) {
+		t.Error("the refused file is not copied as it is")
+	}
+}
