@@ -149,7 +149,15 @@ func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothi
 	if len(found.Path) > 0 {
 		where = strings.Join(found.Path, " › ") + " › " + where
 	}
-	return refuse("device code in a place this tool does not rewrite: %s in %s at offset %#x of this %s", found.ID, where, found.Offset, k)
+	at := fmt.Sprintf("at offset %#x", found.Offset)
+	if found.Offset < 0 && found.Compressed != nil {
+		at = fmt.Sprintf("compressed in the %d bytes at offset %#x", found.Compressed.Size, found.Compressed.Offset)
+	}
+	what := k.String()
+	if k == magic.Unknown {
+		what = "file"
+	}
+	return refuse("device code in a place this tool does not rewrite: %s in %s %s of this %s", found.ID, where, at, what)
 }
 
 // container rewrites a file of kind k.
