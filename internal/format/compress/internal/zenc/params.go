@@ -31,26 +31,31 @@ func levelParams(level, n int) params {
 		// the latest offset one byte on is taken when it matches 4 bytes.
 		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 4}
 	case level <= 3:
-		// The same, taking it from 8 bytes, and through runs of literals
-		// at most 32 bytes at a time. Among incompressible bytes with a
-		// short repeat every few hundred (R5's data a GPU back), the step
-		// growing unbounded (one more every 256 literals) passed a repeat
-		// now and then, the run grew, the step with it, and the repeats
-		// after it were passed too: blocks that libzstd wrote in 108 of
-		// 128 KiB were stored raw here. R5 2% smaller (below libzstd's
-		// level 3 now), R2 and R4 0.6-1.3%, the others within 0.1%, for a
-		// tenth more CPU time on R5 (still below libzstd's). Level 1 takes
-		// no bound: smaller than libzstd there already, and cheaper. 16
-		// and 24 were as small as 32 (within 0.3% on six corpora).
-		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 8, stride: 32}
+		// The same through runs of literals at most 32 bytes at a time.
+		// Among incompressible bytes with a short repeat every few hundred
+		// (R5's data a GPU back), the step growing unbounded (one more
+		// every 256 literals) passed a repeat now and then, the run grew,
+		// the step with it, and the repeats after it were passed too:
+		// blocks that libzstd wrote in 108 of 128 KiB were stored raw
+		// here. R5 2% smaller (below libzstd's level 3 now), R2 and R4
+		// 0.6-1.3%, the others within 0.1%. Level 1 takes no bound:
+		// smaller than libzstd there already, and cheaper. 16 and 24 were
+		// as small as 32 (within 0.3% on six corpora). The latest offset
+		// one byte on is taken from 4 bytes, as at level 1: from 8 it was
+		// 0.1-1.2% smaller on the ten corpora but cost rocRAND 9% more CPU
+		// time (145 -> 132 ms in 12 alternating runs, libzstd's level 3
+		// 129) and R5 10%; from 4 every corpus stays 0.6% (R5) to 18%
+		// below libzstd's level 3.
+		return params{minMatch: 5, hashLog: 15, longLog: 17, lazy: 1, targetLen: 128, fast: true, repNext: 4, stride: 32}
 	case level <= 5:
 		// Level 3's with an 8-byte table of 2^18 and steps of 8 bytes at
 		// most. libzstd's levels 4 and 5 are 1.3% and 2.1% smaller than
 		// its 3 on R5 (7,950,993 and 7,888,273 bytes), smaller than level
-		// 3's settings give (7,996,141); these give 7,810,261, in 7%
-		// more CPU time there and 2% on rocRAND (bundler, 7 alternating
-		// runs). Level 6's tables (2^16 of 5 bytes too) were no smaller.
-		return params{minMatch: 5, hashLog: 15, longLog: 18, lazy: 1, targetLen: 128, fast: true, repNext: 8, stride: 8}
+		// 3's settings give; these give 7,817,794. Level 6's tables (2^16
+		// of 5 bytes too) were no smaller. The latest offset one byte on
+		// from 4 bytes, as at 3: from 8, 0.1-1.3% smaller but rocRAND at
+		// 1.06 of libzstd's level-4 CPU time (154 against 145 ms; 140 now).
+		return params{minMatch: 5, hashLog: 15, longLog: 18, lazy: 1, targetLen: 128, fast: true, repNext: 4, stride: 8}
 	case level <= 6:
 		// Two bytes of lazy evaluation, larger tables, steps of 8 bytes
 		// at most (R5 2.6% smaller, below libzstd's).
