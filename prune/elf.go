@@ -77,10 +77,10 @@ func parseELF(r io.ReaderAt, size int64) (*elfFile, error) {
 		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
 	if !o.Is64 || o.ByteOrder != binary.LittleEndian {
-		return nil, refuse("only 64-bit little-endian ELF files are rewritten (class %d, data %d)", o.Ident[4], o.Ident[5])
+		return nil, unsupported("only 64-bit little-endian ELF files are rewritten (class %d, data %d)", o.Ident[4], o.Ident[5])
 	}
 	if o.Machine != emX86_64 && o.Machine != emAArch64 {
-		return nil, refuse("ELF machine %d: only x86-64 and AArch64 files are rewritten", o.Machine)
+		return nil, unsupported("ELF machine %d: only x86-64 and AArch64 files are rewritten", o.Machine)
 	}
 	f := &elfFile{r: r, size: size, typ: o.Type, machine: o.Machine, phoff: o.Phoff, shoff: o.Shoff, o: o}
 	if _, err := r.ReadAt(f.ehdr[:], 0); err != nil {

@@ -121,8 +121,26 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 	if errors.Is(err, ErrNoDeviceCode) {
 		return confirmNothing(in, size, name, k, err)
 	}
+	// A 32-bit or big-endian ELF file, one of another machine, a COFF or
+	// PE file: refused only when it holds device code (i386 host
+	// libraries in an install are copied, as any host library).
+	var u *unsupportedError
+	if errors.As(err, &u) && listedDevice(in, size, name) == nil {
+		return nothing("inspect lists no device code in it (%s)", u.msg)
+	}
 	return err
 }
+
+// An unsupportedError refuses a file of a format prune does not rewrite
+// (an ErrRefused): a refusal only where the file holds device code.
+type unsupportedError struct{ msg string }
+
+func unsupported(format string, a ...any) error {
+	return &unsupportedError{fmt.Sprintf(format, a...)}
+}
+
+func (e *unsupportedError) Error() string { return ErrRefused.Error() + ": " + e.msg }
+func (e *unsupportedError) Unwrap() error { return ErrRefused }
 
 // confirmNothing keeps a "no device code to rewrite" answer only when
 // inspect, the walker every command lists with, finds no device code in
@@ -132,16 +150,7 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 // otherwise pass on whole, as if it held none. A file that is one code
 // object itself is nothing to prune.
 func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothing error) error {
-	var found *inspect.Object
-	errFound := errors.New("found")
-	l, _ := inspect.Walk(in, size, name, &inspect.Options{SkipHeaders: true}, func(_ *inspect.Listing, o *inspect.Object) error {
-		if o.Host || o.Nested > 0 || o.Container == "file" && len(o.Path) == 0 {
-			return nil
-		}
-		found = o
-		return errFound
-	})
-	l.Close()
+	found := listedDevice(in, size, name)
 	if found == nil {
 		return nothing
 	}
@@ -158,6 +167,22 @@ func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothi
 		what = "file"
 	}
 	return refuse("device code in a place this tool does not rewrite: %s in %s %s of this %s", found.ID, where, at, what)
+}
+
+// listedDevice is the first device code object inspect lists in the file
+// that is not the file itself, or nil.
+func listedDevice(in io.ReaderAt, size int64, name string) *inspect.Object {
+	var found *inspect.Object
+	errFound := errors.New("found")
+	l, _ := inspect.Walk(in, size, name, &inspect.Options{SkipHeaders: true}, func(_ *inspect.Listing, o *inspect.Object) error {
+		if o.Host || o.Nested > 0 || o.Container == "file" && len(o.Path) == 0 {
+			return nil
+		}
+		found = o
+		return errFound
+	})
+	l.Close()
+	return found
 }
 
 // container rewrites a file of kind k.
@@ -191,7 +216,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 	case k == magic.OffloadBinary:
 		err = s.offloadBinaries(c, in, size, "offload binary")
 	case k == magic.COFFObject || k == magic.PEExecutable:
-		return refuse("COFF and PE files are not rewritten")
+		return unsupported("COFF and PE files are not rewritten")
 	case k == magic.Unknown && isText(in, size):
 		data := make([]byte, size)
 		if _, err := in.ReadAt(data, 0); err != nil {
@@ -341,6 +366,7 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 		return refuse("only GNU archives are rewritten (this is %s)", a.Kind())
 	}
 	var members []ar.NewMember
+	rewritten := false
 	for {
 		m, err := a.Next()
 		if err == io.EOF {
@@ -370,12 +396,19 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 		}
 		switch {
 		case err == nil:
+			rewritten = true
 			members = append(members, ar.NewMember{Name: m.Name, Data: bytes.NewReader(mo.b), Size: int64(len(mo.b))})
 		case errors.Is(err, ErrNoDeviceCode):
 			members = append(members, ar.NewMember{Name: m.Name, Data: sr, Size: sr.Size()})
 		default:
 			return fmt.Errorf("member %s: %w", m.Name, err)
 		}
+	}
+	if !rewritten {
+		// A host library: nothing to write again (the archive as llvm-ar
+		// would write it may differ from the input in size, which an
+		// output that cannot be shortened, a dry run's, cannot take back).
+		return nothing("no member holds device code")
 	}
 	c := &counter{w: out}
 	err = ar.WriteGNU(c, members)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/prune"
 )
 
@@ -278,5 +279,47 @@ func TestPruneTreeRefusesUnrewrittenCode(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(out, "lib/k.o")); !bytes.Equal(got, obj) {
 		t.Error("the refused file is not copied as it is")
+	}
+}
+
+// A dry run writes into an output that cannot be shortened. A host
+// library's archive that llvm-ar would write again larger (with the symbol
+// table it lacks) is copied, and a fat one kept whole is unchanged: neither
+// fails the run ("the output cannot be shortened", as on LLVM's own
+// libclang_rt archives, whose symbol table is empty).
+func TestPruneTreeDryRunArchives(t *testing.T) {
+	rdc, err := os.ReadFile("../testdata/inspect/rdc.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var host bytes.Buffer
+	if err := objfmt.StripBundles(&host, bytes.NewReader(rdc), int64(len(rdc))); err != nil {
+		t.Fatal(err)
+	}
+	archive := func(members ...[]byte) []byte {
+		b := []byte("!<arch>\n")
+		for i, m := range members {
+			b = fmt.Appendf(b, "%-16s%-12s%-6s%-6s%-8s%-10d`\n", fmt.Sprintf("m%d.o/", i), "0", "0", "0", "644", len(m))
+			b = append(b, m...)
+			if len(m)%2 == 1 {
+				b = append(b, '\n')
+			}
+		}
+		return b
+	}
+	in := filepath.Join(t.TempDir(), "install")
+	os.MkdirAll(filepath.Join(in, "lib"), 0o755)
+	os.WriteFile(filepath.Join(in, "lib/libhost.a"), archive(host.Bytes()), 0o644)
+	os.WriteFile(filepath.Join(in, "lib/libfat.a"), archive(rdc), 0o644)
+	rep, err := PruneTree(in, "", TreeOptions{Options: prune.Options{Drop: gpus("gfx1030")}, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := map[string]string{}
+	for _, f := range rep.Files {
+		actions[f.Path] = f.Action
+	}
+	if actions["lib/libhost.a"] != Copied || actions["lib/libfat.a"] != Unchanged {
+		t.Errorf("%v", actions)
 	}
 }
