@@ -66,6 +66,12 @@ func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
 		t.Fatalf("librdc.a has %d members, want 2", len(members))
 	}
 
+	var cos bytes.Buffer
+	co := read("gfx90a.co")
+	if err := ar.WriteGNU(&cos, []ar.NewMember{{Name: "a.co", Data: bytes.NewReader(co), Size: int64(len(co))}}); err != nil {
+		t.Fatal(err)
+	}
+
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +92,7 @@ func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
 		{"COFF with bundles", read("coff-fat.obj"), "COFF and PE files are not rewritten"},
 		{"32-bit ELF with .hip_fatbin", elf32(".hip_fatbin", read("libmulti.so")[0x1000:0x8000]), "only 64-bit"},
 		{"a code object itself", read("gfx90a.co"), ""},
+		{"an archive of code objects", cos.Bytes(), ""},
 		{"a 32-bit host object", elf32(".text", []byte{0xc3}), ""},
 		{"a COFF file without device code", []byte{0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ""},
 		{"a host executable", host, ""},

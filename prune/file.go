@@ -118,7 +118,9 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 		return err
 	}
 	err = s.container(out, in, size, name, depth, k)
-	if errors.Is(err, ErrNoDeviceCode) {
+	if errors.Is(err, ErrNoDeviceCode) && k != magic.Archive {
+		// (An archive's members were each asked already: one of code
+		// objects themselves is nothing, as such a file is.)
 		return confirmNothing(in, size, name, k, err)
 	}
 	// A 32-bit or big-endian ELF file, one of another machine, a COFF or
