@@ -87,6 +87,7 @@ func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
 		refused string // "" for no device code
 	}{
 		{"rdc.o of another e_type", oddType(read("rdc.o")), "hip-amdgcn-amd-amdhsa--gfx906 in bundle section"},
+		{"an ID with a terminal escape", oddType(bytes.ReplaceAll(read("rdc.o"), []byte("--gfx906\x00"), []byte("--gfx9\x1b6\x00"))), "hip-amdgcn-amd-amdhsa--gfx9"},
 		{".hip_fatbin renamed", renamed, "hip-amdgcn-amd-amdhsa--gfx942:sramecc+:xnack- in .hip_fatbix"},
 		{"archive member of another e_type", arc.Bytes(), "member " + members[1].Name},
 		{"COFF with bundles", read("coff-fat.obj"), "COFF and PE files are not rewritten"},
@@ -110,7 +111,7 @@ func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
 			if err == nil || errors.Is(err, ErrNoDeviceCode) || !errors.Is(err, ErrRefused) {
 				t.Fatalf("got %v, want a refusal naming the device code", err)
 			}
-			if !strings.Contains(err.Error(), c.refused) {
+			if !strings.Contains(err.Error(), c.refused) || strings.ContainsRune(err.Error(), 0x1b) {
 				t.Fatalf("%v\ndoes not name %q", err, c.refused)
 			}
 		})

@@ -156,19 +156,17 @@ func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothi
 	if found == nil {
 		return nothing
 	}
-	where := found.Container
-	if len(found.Path) > 0 {
-		where = strings.Join(found.Path, " › ") + " › " + where
-	}
-	at := fmt.Sprintf("at offset %#x", found.Offset)
-	if found.Offset < 0 && found.Compressed != nil {
-		at = fmt.Sprintf("compressed in the %d bytes at offset %#x", found.Compressed.Size, found.Compressed.Offset)
+	where := inspect.Escape(strings.Join(append(slices.Clip(found.Path), found.Container), " › "))
+	off, inner := found.Position()
+	at := fmt.Sprintf("at offset %#x", off)
+	if inner >= 0 {
+		at = fmt.Sprintf("at offset %#x inside the compressed data at offset %#x", inner, off)
 	}
 	what := k.String()
 	if k == magic.Unknown {
 		what = "file"
 	}
-	return refuse("device code in a place this tool does not rewrite: %s in %s %s of this %s", found.ID, where, at, what)
+	return refuse("device code in a place this tool does not rewrite: %s in %s %s of this %s", inspect.Escape(found.ID), where, at, what)
 }
 
 // listedDevice is the first device code object inspect lists in the file
