@@ -10,11 +10,21 @@ import (
 )
 
 // Output is what a rewrite writes to: written in order, then patched in
-// place (an *os.File).
+// place (an *os.File). A rewrite that changes nothing writes the input
+// over what it wrote and, where that was longer, shortens the output with
+// its Truncate method (an Output without one fails there).
 type Output interface {
 	io.Writer
 	io.WriterAt
 }
+
+// Discard is an Output that keeps nothing, for dry runs: every write and
+// truncation succeeds.
+type Discard struct{}
+
+func (Discard) Write(p []byte) (int, error)            { return len(p), nil }
+func (Discard) WriteAt(p []byte, _ int64) (int, error) { return len(p), nil }
+func (Discard) Truncate(int64) error                   { return nil }
 
 // counter counts the bytes written through it.
 type counter struct {

@@ -208,7 +208,7 @@ func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions, park func() 
 		return fr, nil, nil, err
 	}
 	defer in.Close()
-	var out prune.Output = discard{}
+	var out prune.Output = prune.Discard{}
 	var af *atomicfile.File
 	if !o.DryRun {
 		if af, err = atomicfile.CreateFile(path); err != nil {

@@ -314,7 +314,7 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 	}
 	defer in.Close()
 	var out *atomicfile.File
-	var w prune.Output = discard{}
+	var w prune.Output = prune.Discard{}
 	if dst != "" {
 		if out, err = atomicfile.CreateFile(filepath.Join(dst, rel)); err != nil {
 			return fr, nil, err
@@ -482,13 +482,3 @@ func copyTimes(src, dst string) error {
 func modeBits(fi fs.FileInfo) fs.FileMode {
 	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 }
-
-// discard is an Output that keeps nothing (dry runs).
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error)            { return len(p), nil }
-func (discard) WriteAt(p []byte, _ int64) (int, error) { return len(p), nil }
-
-// Truncate takes back what a rewrite that changed nothing wrote: prune
-// then writes the input over it and shortens it to the input's size.
-func (discard) Truncate(int64) error { return nil }
