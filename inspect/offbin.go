@@ -38,19 +38,12 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 		step = fmt.Sprintf("offload binary %d v%d", n, b.Version)
 	}
 	img := b.Image()
-	// Image wraps the binary's own section reader of r (or, for a
-	// compressed v3 binary, of its inflated bytes): unwrap it to learn
-	// where the image lies.
-	outer, off, size := img.Outer()
-	if sr, ok := outer.(*io.SectionReader); ok {
-		var inner int64
-		outer, inner, _ = sr.Outer()
-		off += inner
-	}
+	outer, off, inflated := b.ImageAt()
+	size := b.ImageSize()
 	q := p.child(step)
 	q.base = p.base
 	var src io.ReaderAt = outer
-	if outer != r {
+	if inflated {
 		// A compressed v3 binary: the image lies in inflated data that
 		// offloadbin holds in memory.
 		q.base = -1
@@ -64,14 +57,7 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 	if b.Version >= 2 {
 		q.path[len(q.path)-1] += fmt.Sprintf(" image %d", b.Index)
 	}
-	if identifyAt(img, 0, size) != magic.OffloadBinary {
-		w.imageLeaf(o, src, off, size, q)
-		return
-	}
-	if _, _, err := offloadbin.Read(img, 0, size); err != nil {
-		// The magic and no readable binary behind it (an image of the
-		// four magic bytes only): an image like any other, as LLVM 22
-		// lists and extracts it.
+	if !b.Nested() {
 		w.imageLeaf(o, src, off, size, q)
 		return
 	}

@@ -214,7 +214,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 	case k == magic.Archive:
 		return s.archive(out, in, size, name, depth)
 	case k == magic.OffloadBinary:
-		err = s.offloadBinaries(c, in, size, "offload binary")
+		err = s.offloadBinaries(c, in, size, 0, "offload binary")
 	case k == magic.COFFObject || k == magic.PEExecutable:
 		return unsupported("COFF and PE files are not rewritten")
 	case k == magic.Unknown && isText(in, size):
@@ -424,36 +424,129 @@ func nothing(format string, a ...any) error {
 	return fmt.Errorf("%w: %w: %s", ErrRefused, ErrNoDeviceCode, fmt.Sprintf(format, a...))
 }
 
-// offloadBinaries rewrites a file of OffloadBinaries, each image kept or
-// dropped by its arch; the result is written as version 1 binaries.
-func (s *selector) offloadBinaries(w io.Writer, in io.ReaderAt, size int64, where string) error {
+// offloadBinaries rewrites a run of OffloadBinaries, each image kept or
+// dropped by its arch, at offset at of the reader being rewritten (-1 when
+// not known); the result is written as version 1 binaries.
+func (s *selector) offloadBinaries(w io.Writer, in io.ReaderAt, size, at int64, where string) error {
+	return s.offloadRun(w, in, size, where, 0, func(off int64) Position {
+		if at < 0 {
+			return Position{-1, -1}
+		}
+		return s.position(at + off)
+	})
+}
+
+// maxNesting bounds OffloadBinaries nested in each other's images.
+const maxNesting = 8
+
+// offloadRun rewrites the OffloadBinaries at in[0:size]; place gives the
+// position in the input of an offset of in. An image that is itself an
+// OffloadBinary (clang nests them; inspect lists what is inside) is
+// rewritten in turn, image by image: kept as it is when all it holds is
+// kept, dropped when all it holds is dropped, written again otherwise.
+func (s *selector) offloadRun(w io.Writer, in io.ReaderAt, size int64, where string, depth int, place func(int64) Position) error {
 	bins, err := offloadbin.ReadAll(in, size)
 	if err != nil {
 		return err
 	}
-	es := make([]entry, len(bins))
+	var es []entry
+	var leaves []int
+	// What a nested image became: its decisions, and its new bytes (nil
+	// with keep: as it is; nil without: dropped).
+	type rewrite struct {
+		decisions []Decision
+		data      []byte
+		keep      bool
+	}
+	nested := make([]*rewrite, len(bins))
 	for i, b := range bins {
-		code := targetid.Code{Kind: b.OffloadKind.String(), Triple: b.Triple(), TargetID: b.Arch()}
-		es[i] = entry{id: b.BundleID(), code: code, open: func() io.Reader { return b.Image() }}
+		_, off, inflated := b.ImageAt()
+		pos := place(off)
+		if inflated {
+			// A compressed v3 binary: positions are in its inflated bytes.
+			pos = Position{-1, -1}
+			if p := place(b.Offset); p.Offset >= 0 && p.Inner < 0 {
+				pos = Position{p.Offset, off}
+			}
+		}
+		if !b.Nested() {
+			code := targetid.Code{Kind: b.OffloadKind.String(), Triple: b.Triple(), TargetID: b.Arch()}
+			es = append(es, entry{id: b.BundleID(), code: code, open: func() io.Reader { return b.Image() }, pos: pos})
+			leaves = append(leaves, i)
+			continue
+		}
+		if depth >= maxNesting {
+			return refuse("%s %d: OffloadBinaries nested more than %d deep", where, i, maxNesting)
+		}
+		if b.ImageSize() > maxMember {
+			return refuse("%s %d: a nested OffloadBinary of %d bytes, more than the %d rewritten in memory", where, i, b.ImageSize(), int64(maxMember))
+		}
+		innerPlace := func(o int64) Position {
+			switch {
+			case !inflated:
+				return place(off + o)
+			case pos.Offset < 0:
+				return Position{-1, -1}
+			}
+			return Position{pos.Offset, pos.Inner + o}
+		}
+		sub := *s // the same targets and counts
+		sub.report = &Report{}
+		mo := &memOut{}
+		inner := fmt.Sprintf("%s %d › image %d › offload binary", where, i, b.Index)
+		if err := sub.offloadRun(mo, b.Image(), b.ImageSize(), inner, depth+1, innerPlace); err != nil {
+			return err
+		}
+		rw := &rewrite{decisions: sub.report.Decisions}
+		kept, dropped := 0, 0
+		for _, d := range rw.decisions {
+			switch d.Action {
+			case Kept, Unknown, Host:
+				kept++
+			case Dropped:
+				dropped++
+			}
+		}
+		switch {
+		case kept == len(rw.decisions):
+			rw.keep = true // all kept (or nothing inside): the image as it is
+		case dropped < len(rw.decisions):
+			rw.data = mo.b
+		}
+		nested[i] = rw
 	}
 	actions, err := s.decide(where, es)
 	if err != nil {
 		return err
 	}
+	action := make([]string, len(bins))
+	for j, i := range leaves {
+		action[i] = actions[j]
+	}
 	var imgs []offloadbin.Image
 	for i, b := range bins {
-		id, action := es[i].id, actions[i]
-		at := fmt.Sprintf("%s %d", where, i)
 		img := offloadbin.Image{ImageKind: b.ImageKind, OffloadKind: b.OffloadKind, Flags: b.Flags, Strings: b.Strings,
 			Data: b.Image(), Size: b.ImageSize()}
-		switch action {
+		if rw := nested[i]; rw != nil {
+			s.report.Decisions = append(s.report.Decisions, rw.decisions...)
+			switch {
+			case rw.data != nil:
+				img.Data, img.Size = bytes.NewReader(rw.data), int64(len(rw.data))
+			case !rw.keep:
+				continue
+			}
+			imgs = append(imgs, img)
+			continue
+		}
+		id, at := b.BundleID(), fmt.Sprintf("%s %d", where, i)
+		switch action[i] {
 		case Dropped:
-			s.record(at, id, b.ImageSize(), 0, action)
+			s.record(at, id, b.ImageSize(), 0, action[i])
 			continue
 		case Replaced:
 			img.Data, img.Size = s.opts.Replace.Data, s.opts.Replace.Size
 		}
-		s.record(at, id, b.ImageSize(), img.Size, action)
+		s.record(at, id, b.ImageSize(), img.Size, action[i])
 		imgs = append(imgs, img)
 	}
 	return offloadbin.Write(w, imgs...)

@@ -14,13 +14,17 @@ import (
 // succeeds its output lists without error and holds no dropped target.
 func FuzzRewrite(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(realDir, "*"))
-	for _, name := range files {
+	nested, _ := filepath.Glob("../testdata/llvmtests/nested*.bin")
+	for _, name := range append(files, nested...) {
 		if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() > 128<<10 || filepath.Ext(name) == ".readobj" {
 			continue
 		}
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}
+	}
+	if b, err := nestedBytes(); err == nil {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		start := time.Now()

@@ -61,7 +61,7 @@ func (s *selector) rewriteOffloading(out Output, f *elfFile, idx int) error {
 	if err := copyRange(w, f.r, 0, sec.off); err != nil {
 		return err
 	}
-	if err := s.offloadBinaries(w, io.NewSectionReader(f.r, int64(sec.off), int64(sec.size)), int64(sec.size), sec.name); err != nil {
+	if err := s.offloadBinaries(w, io.NewSectionReader(f.r, int64(sec.off), int64(sec.size)), int64(sec.size), int64(sec.off), sec.name+" › offload binary"); err != nil {
 		return err
 	}
 	newSize := w.n - sec.off

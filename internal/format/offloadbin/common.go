@@ -73,6 +73,28 @@ func (b *Binary) Image() *io.SectionReader {
 // ImageSize returns the image's length in bytes.
 func (b *Binary) ImageSize() int64 { return b.image.Size() }
 
+// ImageAt returns where the image lies: the reader holding it and its
+// offset there. That reader is the one the binary was read from or, for a
+// compressed (v3) binary, its inflated bytes (inflated true), held in
+// memory.
+func (b *Binary) ImageAt() (r io.ReaderAt, off int64, inflated bool) {
+	r, off, _ = b.image.Outer()
+	return r, off, r != b.buf
+}
+
+// Nested reports whether the image is itself an OffloadBinary (clang nests
+// them): the magic and a binary that reads behind it. An image of the magic
+// and nothing readable is an image like any other, as LLVM 22 lists and
+// extracts it.
+func (b *Binary) Nested() bool {
+	img := b.Image()
+	if !hasMagicAt(img, 0, img.Size()) {
+		return false
+	}
+	_, _, err := Read(img, 0, img.Size())
+	return err == nil
+}
+
 // The two kinds of read failure LLVM distinguishes. Every error returned by
 // the reader wraps one of them (errors.Is), so a drop-in tool can print
 // LLVM's text while the error itself says what was wrong and where.
