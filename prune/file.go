@@ -11,6 +11,7 @@ import (
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/ar"
+	"github.com/goffload/goffload/internal/format/kpak"
 	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/format/objfmt"
 	"github.com/goffload/goffload/internal/format/offloadbin"
@@ -217,6 +218,8 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 		err = s.offloadBinaries(c, in, size, 0, "offload binary")
 	case k == magic.COFFObject || k == magic.PEExecutable:
 		return unsupported("COFF and PE files are not rewritten")
+	case k == magic.Unknown && kpak.Is(in, size):
+		return s.kpackArchive(out, in, size, name)
 	case k == magic.Unknown && isText(in, size):
 		data := make([]byte, size)
 		if _, err := in.ReadAt(data, 0); err != nil {
@@ -422,6 +425,63 @@ var ErrNoDeviceCode = fmterr.Kind("no device code to rewrite", fmterr.ErrNoMatch
 
 func nothing(format string, a ...any) error {
 	return fmt.Errorf("%w: %w: %s", ErrRefused, ErrNoDeviceCode, fmt.Sprintf(format, a...))
+}
+
+// kpackArchive decides on the code objects of a KPAK archive (as inspect
+// lists them), which prune does not rewrite: one whose code objects are
+// all kept is written as it is; one whose code objects are all dropped is
+// refused with ErrRemovable (a tree or wheel prune leaves it out); one
+// holding both, or a code object to replace, is refused.
+func (s *selector) kpackArchive(out io.Writer, in io.ReaderAt, size int64, name string) error {
+	l := inspect.Read(in, size, name, &inspect.Options{SkipHeaders: true})
+	defer l.Close()
+	if len(l.Errors) > 0 {
+		return refuse("a damaged KPAK archive: %v", l.Errors[0])
+	}
+	devs := l.Devices()
+	if len(devs) == 0 {
+		return nothing("a KPAK archive of no code object")
+	}
+	es := make([]entry, len(devs))
+	for i, o := range devs {
+		off, inner := o.Position()
+		es[i] = entry{id: o.ID, code: o.Target(), pos: Position{off, inner}}
+	}
+	actions, err := s.decide("KPAK archive", es)
+	if err != nil {
+		return err
+	}
+	var kept, dropped []string
+	for i, o := range devs {
+		where := strings.Join(o.Path, " › ")
+		switch actions[i] {
+		case Replaced:
+			return refuse("KPAK archives are not rewritten: %s cannot be replaced in %s", inspect.Escape(o.ID), inspect.Escape(where))
+		case Dropped:
+			dropped = append(dropped, o.TargetID)
+			s.record(where, o.ID, o.Size, 0, Dropped)
+		default:
+			kept = append(kept, o.TargetID)
+			s.record(where, o.ID, o.Size, o.Size, actions[i])
+		}
+	}
+	switch {
+	case len(dropped) == 0:
+		n, err := io.Copy(out, io.NewSectionReader(in, 0, size))
+		s.report.SizeAft = n
+		return err
+	case len(kept) == 0:
+		return fmt.Errorf("%w: %w (a KPAK archive of code for %s)", ErrRefused, ErrRemovable, inspect.Escape(strings.Join(uniq(dropped), ", ")))
+	}
+	return refuse("KPAK archives are not rewritten, and this one holds code kept (%s) and dropped (%s)",
+		inspect.Escape(strings.Join(uniq(kept), ", ")), inspect.Escape(strings.Join(uniq(dropped), ", ")))
+}
+
+// uniq returns s sorted, without repeats.
+func uniq(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 // offloadBinaries rewrites a run of OffloadBinaries, each image kept or

@@ -137,6 +137,12 @@ func refuse(format string, a ...any) error {
 // ErrEmpty is a Keep that keeps no code object of the input.
 var ErrEmpty = fmterr.Kind("prune: no code object of the input fits what is kept", fmterr.ErrNoMatch)
 
+// ErrRemovable marks the refusal of a file prune does not rewrite whose
+// code objects are all dropped (with ErrRefused): a KPAK archive, one GPU
+// family's code that the runtime finds by its folder. Pruning a folder or
+// a wheel leaves such a file out; pruning the file alone refuses it.
+var ErrRemovable = fmterr.Kind("every code object is dropped, and the file is not rewritten: it may be removed whole", fmterr.ErrNoMatch)
+
 // ErrMismatch is a replacement that is not code the replaced entry's
 // target accepts.
 var ErrMismatch = errors.New("prune: the replacement does not fit the code object it replaces")

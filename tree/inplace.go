@@ -2,7 +2,6 @@ package tree
 
 import (
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -92,6 +91,7 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 			return
 		}
 		r.fr, r.unmatched, r.out, r.err = rewriteBeside(f.path, rel, f.fi, o, park)
+		r.remove = r.fr.removedWhole()
 	})
 	abort := func() {
 		for _, r := range results {
@@ -144,14 +144,19 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 		switch {
 		case r.remove || r.out == nil:
 			for _, p := range names {
-				if kind, gpu, _, ok := familyOf(p); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+				kind, gpu, _, ok := familyOf(p)
+				if r.fr.removedWhole() {
+					kind, gpu, ok = kpackNote, "", true // every name
+				}
+				if ok && (r.fr.removedWhole() || gpu != "" && !keepsFamilyFile(gpu, o.Options)) {
 					if err := os.Remove(p); err != nil {
 						return partial(err)
 					}
 					changed[p] = ""
 					done++
 					if p != f.path {
-						rep.Files = append(rep.Files, FileReport{Path: p, Action: Removed, Note: kind})
+						rel, _ := filepath.Rel(dir, p)
+						rep.Files = append(rep.Files, FileReport{Path: rel, Action: Removed, Note: kind})
 					}
 				}
 			}
@@ -223,16 +228,12 @@ func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions, park func() 
 		}
 	}()
 	r, err := prune.Rewrite(out, in, fi.Size(), path, o.Options)
-	switch {
-	case errors.Is(err, prune.ErrNoDeviceCode):
-		return fr, nil, nil, nil
-	case errors.Is(err, prune.ErrRefused):
-		fr.Action, fr.Note = Refused, err.Error()
-		return fr, nil, nil, nil
-	case err != nil:
+	if err := fr.outcome(r, err); err != nil {
 		return fr, nil, nil, err
 	}
-	fr.tally(r)
+	if fr.Action == Copied || fr.Action == Refused || fr.Action == Removed {
+		return fr, nil, nil, nil
+	}
 	if !r.Changed() {
 		return fr, r.Unmatched, nil, nil
 	}

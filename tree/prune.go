@@ -268,7 +268,12 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 		}
 		// The first name was left out (a family file of a GPU not kept)
 		// while this one stays: a copy of the input, under this name.
-		if first := rep.Files[slices.IndexFunc(jobs, func(x job) bool { return x.rel == j.link })]; first.Action == Removed {
+		first := rep.Files[slices.IndexFunc(jobs, func(x job) bool { return x.rel == j.link })]
+		if first.removedWhole() {
+			rep.Files[i] = FileReport{Path: j.rel, Action: Removed, Note: kpackNote}
+			continue
+		}
+		if first.Action == Removed {
 			if err := copyFile(filepath.Join(in, j.rel), filepath.Join(dst, j.rel)); err != nil {
 				return rep, err
 			}
@@ -323,15 +328,11 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 		w = out
 	}
 	r, err := prune.Rewrite(w, in, fi.Size(), src, o.Options)
-	switch {
-	case err == nil:
-		fr.tally(r)
-	case errors.Is(err, prune.ErrNoDeviceCode):
-		fr.Action = Copied
-	case errors.Is(err, prune.ErrRefused):
-		fr.Action, fr.Note = Refused, err.Error()
-	default:
+	if err := fr.outcome(r, err); err != nil {
 		return fr, nil, err
+	}
+	if fr.Action == Removed {
+		return fr, nil, nil // out is left unwritten
 	}
 	var unmatched []targetid.Target
 	if r != nil {
@@ -364,6 +365,36 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 	}
 	return fr, unmatched, nil
 }
+
+// kpackNote notes a KPAK archive left out: all its code is for GPUs not
+// kept (prune.ErrRemovable).
+const kpackNote = "kpack archive"
+
+// outcome says what prune.Rewrite's report r and error err mean for a file
+// of a tree or wheel: tallied when the rewrite went through; Copied (no
+// device code), Removed (a file not rewritten whose code objects are all
+// dropped) or Refused (kept as it was, with the reason); any other error
+// is returned.
+func (fr *FileReport) outcome(r *prune.Report, err error) error {
+	switch {
+	case err == nil:
+		fr.tally(r)
+	case errors.Is(err, prune.ErrNoDeviceCode):
+		fr.Action = Copied
+	case errors.Is(err, prune.ErrRemovable):
+		fr.tally(r)
+		fr.Action, fr.SizeAf, fr.Note = Removed, 0, kpackNote
+	case errors.Is(err, prune.ErrRefused):
+		fr.Action, fr.Note = Refused, err.Error()
+	default:
+		return err
+	}
+	return nil
+}
+
+// removedWhole says whether fr is a file left out for what it holds (not
+// for its name): every name of it goes.
+func (fr *FileReport) removedWhole() bool { return fr.Action == Removed && fr.Note == kpackNote }
 
 // tally counts what a rewrite kept and dropped, and says what it did to
 // the file: Unchanged, Rewritten, or HostOnly.

@@ -2,14 +2,15 @@ package tree
 
 import (
 	"archive/zip"
+	"bytes"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"path"
 	"strings"
 
 	"github.com/goffload/goffload/internal/atomicfile"
+	"github.com/goffload/goffload/internal/format/kpak"
 	"github.com/goffload/goffload/internal/format/magic"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/prune"
@@ -119,16 +120,16 @@ func pruneMember(f *zip.File, zw *zip.Writer, o TreeOptions, changed map[string]
 	}
 	defer tmp.Close()
 	r, err := prune.Rewrite(tmp.File, data, data.Size, f.Name, o.Options)
-	switch {
-	case errors.Is(err, prune.ErrNoDeviceCode):
-		return fr, all, copyRaw(f, zw)
-	case errors.Is(err, prune.ErrRefused):
-		fr.Action, fr.Note = Refused, err.Error()
-		return fr, all, copyRaw(f, zw)
-	case err != nil:
+	if err := fr.outcome(r, err); err != nil {
 		return fr, nil, err
 	}
-	fr.tally(r)
+	switch fr.Action {
+	case Copied, Refused:
+		return fr, all, copyRaw(f, zw)
+	case Removed:
+		changed[f.Name] = ""
+		return fr, nil, nil
+	}
 	if !r.Changed() {
 		return fr, r.Unmatched, copyRaw(f, zw)
 	}
@@ -158,13 +159,13 @@ func mayHoldCode(f *zip.File) bool {
 		return true // let the rewrite say what is wrong
 	}
 	defer rc.Close()
-	head := make([]byte, magic.Len)
+	head := make([]byte, max(magic.Len, 8))
 	n, _ := io.ReadFull(rc, head)
 	switch k := magic.Identify(head[:n]); {
 	case k.IsELF(), k == magic.Archive, k == magic.OffloadBundle, k == magic.CompressedBundle, k == magic.OffloadBinary:
 		return true
 	}
-	return false
+	return kpak.Is(bytes.NewReader(head[:n]), int64(n))
 }
 
 // copyRaw copies a member as it is, compressed bytes and all.

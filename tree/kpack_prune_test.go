@@ -1,0 +1,144 @@
+package tree
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goffload/goffload/prune"
+)
+
+// kpackInstall writes a kpack'd install into dir: a binary whose code is
+// in KPAK archives, one archive per GPU (and a second name for gfx1030's),
+// and an archive of code for two GPUs.
+func kpackInstall(t *testing.T, dir string) {
+	t.Helper()
+	kp := "../inspect/testdata/"
+	copyTo(t, dir, kp+"kpak-hipk.so:lib/libfoo.so", kp+"kpak-foo_gfx1100.kpack:.kpack/foo_gfx1100.kpack",
+		kp+"kpak-foo_gfx1030.kpack:.kpack/foo_gfx1030.kpack", kp+"kpak-none.kpack:.kpack/a_mixed.kpack")
+	if err := os.Link(filepath.Join(dir, ".kpack/foo_gfx1030.kpack"), filepath.Join(dir, ".kpack/foo_gfx1030-again.kpack")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkKpackPrune checks a kpack'd install pruned to gfx1100: gfx1030's
+// archive is left out under both its names, gfx1100's is as it was, the
+// archive of both GPUs is refused and kept, and the binary still finds its
+// code for gfx1100.
+func checkKpackPrune(t *testing.T, orig, dir string, rep *TreeReport) {
+	t.Helper()
+	actions := map[string]string{}
+	dropped := 0
+	for _, f := range rep.Files {
+		actions[f.Path] = f.Action
+		if f.Action == Removed && f.Note != kpackNote {
+			t.Errorf("%s: %+v", f.Path, f)
+		}
+		dropped += f.Dropped
+	}
+	if dropped != 1 {
+		t.Errorf("%d dropped (gfx1030's one code object, counted once): %+v", dropped, rep.Files)
+	}
+	want := map[string]string{".kpack/foo_gfx1030.kpack": Removed, ".kpack/foo_gfx1030-again.kpack": Removed,
+		".kpack/foo_gfx1100.kpack": Unchanged, ".kpack/a_mixed.kpack": Refused, "lib/libfoo.so": Copied}
+	for p, a := range want {
+		if actions[p] != a {
+			t.Errorf("%s: %q, want %q (%v)", p, actions[p], a, actions)
+		}
+	}
+	for p, a := range want {
+		got, err := os.ReadFile(filepath.Join(dir, p))
+		was, _ := os.ReadFile(filepath.Join(orig, p))
+		switch {
+		case a == Removed && err == nil:
+			t.Errorf("%s is still there", p)
+		case a != Removed && !bytes.Equal(got, was):
+			t.Errorf("%s: %d bytes, was %d (%v)", p, len(got), len(was), err)
+		}
+	}
+	files, _ := Walk([]string{filepath.Join(dir, "lib")}, nil)
+	if v := byFile(Check(files, gpus("gfx1100")))["libfoo.so"].Verdicts["gfx1100"]; v.Verdict != Exact {
+		t.Errorf("gfx1100 after the prune: %+v", v)
+	}
+}
+
+// Pruning a kpack'd install leaves out the KPAK archives of GPUs not kept
+// (they were refused and copied), into a new folder and in place.
+func TestPruneTreeKpack(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "install")
+	kpackInstall(t, in)
+	o := TreeOptions{Options: prune.Options{Keep: gpus("gfx1100")}}
+	out := filepath.Join(filepath.Dir(in), "pruned")
+	rep, err := PruneTree(in, out, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKpackPrune(t, in, out, rep)
+
+	orig := filepath.Join(t.TempDir(), "orig")
+	kpackInstall(t, orig)
+	rep, err = PruneInPlace(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKpackPrune(t, orig, in, rep)
+}
+
+// A wheel's KPAK archive of a GPU not kept (AMD's device wheels hold one per
+// target) is left out, and its RECORD line with it; it was copied as a
+// member that holds no device code.
+func TestPruneWheelKpack(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "pkg-1.0-py3-none-any.whl"), filepath.Join(dir, "out.whl")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	var record strings.Builder
+	for _, m := range []string{"foo_gfx1100", "foo_gfx1030"} {
+		data, err := os.ReadFile("../inspect/testdata/kpak-" + m + ".kpack")
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "pkg/.kpack/" + m + ".kpack"
+		w, _ := zw.Create(name)
+		w.Write(data)
+		fmt.Fprintf(&record, "%s,%s,%d\n", name, digest(data), len(data))
+	}
+	record.WriteString("pkg-1.0.dist-info/RECORD,,\n")
+	w, _ := zw.Create("pkg-1.0.dist-info/RECORD")
+	w.Write([]byte(record.String()))
+	zw.Close()
+	f.Close()
+	rep, err := PruneWheel(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx1100")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, kept, dropped := rep.Totals(); kept != 2 || dropped != 1 {
+		t.Errorf("%d kept, %d dropped: %+v", kept, dropped, rep.Files)
+	}
+	zr, err := zip.OpenReader(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	var rec []byte
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+		if strings.HasSuffix(f.Name, "RECORD") {
+			rc, _ := f.Open()
+			rec, _ = io.ReadAll(rc)
+			rc.Close()
+		}
+	}
+	if strings.Join(names, " ") != "pkg/.kpack/foo_gfx1100.kpack pkg-1.0.dist-info/RECORD" || strings.Contains(string(rec), "gfx1030") {
+		t.Errorf("members %v, RECORD %q", names, rec)
+	}
+}
