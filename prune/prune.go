@@ -302,28 +302,44 @@ func (s *selector) keepOrDrop(e entry) string {
 		return Host
 	case e.code.TargetID == "":
 		return Unknown
-	}
-	keep := len(s.opts.Keep) > 0
-	found := false
-	for i, t := range append(slices.Clip(s.opts.Keep), s.opts.Drop...) {
-		var match bool
-		switch {
-		case s.opts.Exact:
-			match = e.code.TargetID == t.TargetID()
-		case keep:
-			match = t.Runs(e.code)
-		default:
-			match = t.Names(e.code)
-		}
-		if match {
-			s.used[i]++
-			found = true
-		}
-	}
-	if found == keep {
+	case s.opts.keeps(e.code, func(i int) { s.used[i]++ }):
 		return Kept
 	}
 	return Dropped
+}
+
+// Keeps reports whether code objects for c stay under o's Keep, Drop and
+// Exact: the rule every rewrite decides by (a Keep target runs it, no Drop
+// target names it; with Exact, target IDs compared as strings). Host code
+// and code for no named target stay. Files a library looks up by a GPU's
+// name (Tensile's, MIOpen's) are kept or left out by it too.
+func (o Options) Keeps(c targetid.Code) bool {
+	return c.Kind == "host" || c.TargetID == "" || o.keeps(c, nil)
+}
+
+// keeps applies the rule to device code c, calling matched with the index
+// of each Keep, then Drop, target that matches it.
+func (o Options) keeps(c targetid.Code, matched func(int)) bool {
+	keep := len(o.Keep) > 0
+	found := false
+	for i, t := range append(slices.Clip(o.Keep), o.Drop...) {
+		var match bool
+		switch {
+		case o.Exact:
+			match = c.TargetID == t.TargetID()
+		case keep:
+			match = t.Runs(c)
+		default:
+			match = t.Names(c)
+		}
+		if match {
+			found = true
+			if matched != nil {
+				matched(i)
+			}
+		}
+	}
+	return found == keep
 }
 
 // checkReplacement makes sure the replacement is code the entry's target

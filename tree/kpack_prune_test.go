@@ -142,3 +142,26 @@ func TestPruneWheelKpack(t *testing.T) {
 		t.Errorf("members %v, RECORD %q", names, rec)
 	}
 }
+
+// Family files are kept by the rule code objects are: --exact compares
+// their GPU as a target ID string (it used to take the runs-on rule
+// whatever --exact said), and a Drop names them as it names code.
+func TestFamilyFilesFollowTheTargetRule(t *testing.T) {
+	for _, c := range []struct {
+		tok  string
+		o    prune.Options
+		want bool
+	}{
+		{"gfx90a", prune.Options{Keep: gpus("gfx90a:xnack+")}, true},
+		{"gfx90a", prune.Options{Keep: gpus("gfx90a:xnack+"), Exact: true}, false},
+		{"gfx90a-xnack+", prune.Options{Keep: gpus("gfx90a:xnack+"), Exact: true}, true},
+		{"gfx90a-xnack-", prune.Options{Keep: gpus("gfx90a")}, true},
+		{"gfx90a-xnack-", prune.Options{Drop: gpus("gfx90a:xnack+")}, true},
+		{"gfx90a-xnack+", prune.Options{Drop: gpus("gfx90a")}, false},
+		{"gfx1030", prune.Options{Keep: gpus("gfx90a")}, false},
+	} {
+		if got := keepsFamilyFile(c.tok, c.o); got != c.want {
+			t.Errorf("%s under keep %v drop %v exact %v: %v", c.tok, c.o.Keep, c.o.Drop, c.o.Exact, got)
+		}
+	}
+}

@@ -417,23 +417,10 @@ func (fr *FileReport) tally(r *prune.Report) {
 }
 
 // keepsFamilyFile says whether a family file for GPU token tok
-// ("gfx90a", "gfx90a-xnack+") stays: a GPU kept could look it up.
+// ("gfx90a", "gfx90a-xnack+") stays: by the rule code objects are kept by
+// (a GPU kept could look it up).
 func keepsFamilyFile(tok string, o prune.Options) bool {
-	code := targetid.Code{TargetID: tokenTarget(tok)}
-	if len(o.Keep) > 0 {
-		for _, k := range o.Keep {
-			if k.Runs(code) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, d := range o.Drop {
-		if d.Names(code) {
-			return false
-		}
-	}
-	return true
+	return o.Keeps(targetid.Code{TargetID: tokenTarget(tok)})
 }
 
 // tokenTarget turns a family file's GPU token into a target ID.
