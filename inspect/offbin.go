@@ -54,6 +54,13 @@ func (w *walker) image(r io.ReaderAt, b *offloadbin.Binary, n int, p place) {
 		TargetID: b.Arch(), ImageKind: b.ImageKind.String(), Strings: b.Strings}
 	o.ID = b.BundleID()
 	inner := q.sub(off, fmt.Sprintf("image %d", b.Index))
+	if q.comp != nil {
+		// Inside decompressed data, what the image holds starts off bytes
+		// further into it.
+		c := *q.comp
+		c.InnerOffset += off
+		inner.comp = &c
+	}
 	if b.Version >= 2 {
 		q.path[len(q.path)-1] += fmt.Sprintf(" image %d", b.Index)
 	}
@@ -86,7 +93,7 @@ func (w *walker) imageLeaf(o *Object, src io.ReaderAt, off, size int64, q place)
 		w.leaf(o, src, off, size, q2)
 		o.Offset = -1
 		c := *q.comp
-		c.InnerOffset = off
+		c.InnerOffset += off
 		o.Compressed = &c
 		return
 	}

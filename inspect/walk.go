@@ -532,6 +532,9 @@ func (w *walker) leaf(o *Object, r io.ReaderAt, off, size int64, p place) {
 	o.Offset = p.at(off)
 	o.bundleOffset = p.at(0)
 	if p.comp != nil {
+		// The current reader starts p.comp.InnerOffset bytes into the
+		// decompressed data (an image nested in a compressed binary).
+		off := p.comp.InnerOffset + off
 		c := *p.comp
 		c.InnerOffset = off
 		o.Compressed = &c

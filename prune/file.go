@@ -41,7 +41,15 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	if err := s.file(out, in, size, name, 0); err != nil {
+	err = s.file(out, in, size, name, 0)
+	for i, t := range append(slices.Clip(opts.Keep), opts.Drop...) {
+		if s.used[i] == 0 {
+			r.Unmatched = append(r.Unmatched, t)
+		}
+	}
+	if err != nil {
+		// (Unmatched holds for a file refused as removable too: the
+		// targets its code objects matched are not named.)
 		return r, fmt.Errorf("%s: %w", name, asRefusal(err))
 	}
 	if rep := opts.Replace; rep != nil {
@@ -53,11 +61,6 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 		}
 		if n := len(s.replaced); n > 1 {
 			r.Notes = append(r.Notes, fmt.Sprintf("the %d code objects replaced differed from each other (%d distinct): each now holds the one replacement", r.count(Replaced), n))
-		}
-	}
-	for i, t := range append(slices.Clip(opts.Keep), opts.Drop...) {
-		if s.used[i] == 0 {
-			r.Unmatched = append(r.Unmatched, t)
 		}
 	}
 	if len(opts.Keep) > 0 && r.count(Kept) == 0 && !opts.AllowEmpty {
@@ -403,6 +406,9 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 			members = append(members, ar.NewMember{Name: m.Name, Data: bytes.NewReader(mo.b), Size: int64(len(mo.b))})
 		case errors.Is(err, ErrNoDeviceCode):
 			members = append(members, ar.NewMember{Name: m.Name, Data: sr, Size: sr.Size()})
+		case errors.Is(err, ErrRemovable):
+			// A KPAK archive leaves a folder whole, not an archive.
+			return refuse("member %s: a KPAK archive whose code objects are all dropped", inspect.Escape(m.Name))
 		default:
 			return fmt.Errorf("member %s: %w", m.Name, err)
 		}
@@ -496,8 +502,13 @@ func (s *selector) offloadBinaries(w io.Writer, in io.ReaderAt, size, at int64, 
 	})
 }
 
-// maxNesting bounds OffloadBinaries nested in each other's images.
-const maxNesting = 8
+// maxNesting bounds OffloadBinaries nested in each other's images, and
+// maxNested the size of a nested one, which is rewritten in memory (as is
+// what it holds, inflated, at each level).
+const (
+	maxNesting = 4
+	maxNested  = 64 << 20
+)
 
 // offloadRun rewrites the OffloadBinaries at in[0:size]; place gives the
 // position in the input of an offset of in. An image that is itself an
@@ -505,7 +516,11 @@ const maxNesting = 8
 // rewritten in turn, image by image: kept as it is when all it holds is
 // kept, dropped when all it holds is dropped, written again otherwise.
 func (s *selector) offloadRun(w io.Writer, in io.ReaderAt, size int64, where string, depth int, place func(int64) Position) error {
-	bins, err := offloadbin.ReadAll(in, size)
+	var opts []offloadbin.ReadOption
+	if depth > 0 {
+		opts = append(opts, offloadbin.MaxInflatedSize(maxNested))
+	}
+	bins, err := offloadbin.ReadAll(in, size, opts...)
 	if err != nil {
 		return err
 	}
@@ -529,7 +544,7 @@ func (s *selector) offloadRun(w io.Writer, in io.ReaderAt, size int64, where str
 				pos = Position{p.Offset, off}
 			}
 		}
-		if !b.Nested() {
+		if !b.Nested() { // inspect's rule: what it lists inside is decided on
 			code := targetid.Code{Kind: b.OffloadKind.String(), Triple: b.Triple(), TargetID: b.Arch()}
 			es = append(es, entry{id: b.BundleID(), code: code, open: func() io.Reader { return b.Image() }, pos: pos})
 			leaves = append(leaves, i)
@@ -538,8 +553,8 @@ func (s *selector) offloadRun(w io.Writer, in io.ReaderAt, size int64, where str
 		if depth >= maxNesting {
 			return refuse("%s %d: OffloadBinaries nested more than %d deep", where, i, maxNesting)
 		}
-		if b.ImageSize() > maxMember {
-			return refuse("%s %d: a nested OffloadBinary of %d bytes, more than the %d rewritten in memory", where, i, b.ImageSize(), int64(maxMember))
+		if b.ImageSize() > maxNested {
+			return refuse("%s %d: a nested OffloadBinary of %d bytes, more than the %d rewritten in memory", where, i, b.ImageSize(), int64(maxNested))
 		}
 		innerPlace := func(o int64) Position {
 			switch {
@@ -555,7 +570,12 @@ func (s *selector) offloadRun(w io.Writer, in io.ReaderAt, size int64, where str
 		mo := &memOut{}
 		inner := fmt.Sprintf("%s %d › image %d › offload binary", where, i, b.Index)
 		if err := sub.offloadRun(mo, b.Image(), b.ImageSize(), inner, depth+1, innerPlace); err != nil {
-			return err
+			if errors.Is(err, ErrRefused) {
+				return err
+			}
+			// A nested binary that reads but does not fill its image
+			// (bytes after it): inspect lists it, with an error.
+			return refuse("%s %d › image %d: %v", where, i, b.Index, err)
 		}
 		rw := &rewrite{decisions: sub.report.Decisions}
 		kept, dropped := 0, 0

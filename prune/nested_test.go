@@ -2,12 +2,14 @@ package prune
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/goffload/goffload/internal/format/offloadbin"
+	"github.com/goffload/goffload/internal/test/offbintest"
 )
 
 // nestedFile is an OffloadBinary file of three images: a gfx942 code
@@ -23,12 +25,14 @@ func nestedFile(t *testing.T) []byte {
 	return b
 }
 
+// img is a HIP image of code for arch.
+func img(arch, data string) offloadbin.Image {
+	return offloadbin.Image{ImageKind: offloadbin.ImageKindFromExtension("o"), OffloadKind: offloadbin.ParseOffloadKind("hip"),
+		Strings: []offloadbin.StringEntry{{Key: "triple", Value: "amdgcn-amd-amdhsa"}, {Key: "arch", Value: arch}},
+		Data:    bytes.NewReader([]byte(data)), Size: int64(len(data))}
+}
+
 func nestedBytes() ([]byte, error) {
-	img := func(arch, data string) offloadbin.Image {
-		return offloadbin.Image{ImageKind: offloadbin.ImageKindFromExtension("o"), OffloadKind: offloadbin.ParseOffloadKind("hip"),
-			Strings: []offloadbin.StringEntry{{Key: "triple", Value: "amdgcn-amd-amdhsa"}, {Key: "arch", Value: arch}},
-			Data:    bytes.NewReader([]byte(data)), Size: int64(len(data))}
-	}
 	nest := func(imgs ...offloadbin.Image) offloadbin.Image {
 		var b bytes.Buffer
 		offloadbin.Write(&b, imgs...) // into memory: no error
@@ -124,8 +128,66 @@ func TestReplaceOffloadImageAt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range [][]byte{nestedFile(t), obj} {
+	for _, in := range [][]byte{nestedFile(t), obj, compressedNested(t)} {
 		replaceEach(t, in)
+	}
+}
+
+// compressedNested is a compressed (v3) OffloadBinary of a gfx942 image and
+// an image that is an OffloadBinary of gfx906 and gfx90a images: what those
+// hold is at offsets of the inflated data, which inspect gave from the
+// nested image's start.
+func compressedNested(t *testing.T) []byte {
+	t.Helper()
+	var inner bytes.Buffer
+	if err := offloadbin.Write(&inner, img("gfx906", "code for gfx906 (1)"), img("gfx90a", "code for gfx90a")); err != nil {
+		t.Fatal(err)
+	}
+	hip := uint16(offloadbin.ParseOffloadKind("hip"))
+	obj := uint16(offloadbin.ImageKindFromExtension("o"))
+	triple := [2]string{"triple", "amdgcn-amd-amdhsa"}
+	raw := offbintest.BuildV2(3, []offbintest.Image{
+		{Kind: obj, Offload: hip, Strings: [][2]string{triple, {"arch", "gfx942"}}, Data: "code for gfx942"},
+		{Kind: obj, Offload: hip, Strings: [][2]string{triple}, Data: inner.String()},
+	})
+	return offbintest.CompressV3(raw, false)
+}
+
+// The code objects inside a compressed binary's nested image open to their
+// own bytes.
+func TestCompressedNestedOpens(t *testing.T) {
+	l := list(t, compressedNested(t))
+	if n := len(l.Devices()); n != 3 {
+		t.Fatalf("%d devices listed", n)
+	}
+	for _, o := range l.Devices() {
+		r, err := o.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		b.ReadFrom(r)
+		if !bytes.HasPrefix(b.Bytes(), []byte("code for "+o.TargetID)) {
+			t.Errorf("%s opens to %q", o.Where(), b.Bytes())
+		}
+	}
+}
+
+// A nested binary that does not fill its image is refused, not an error
+// that stops a folder's prune.
+func TestNestedWithTrailingBytes(t *testing.T) {
+	var inner bytes.Buffer
+	offloadbin.Write(&inner, img("gfx906", "code for gfx906"))
+	inner.WriteString("JUNKJUNK")
+	var b bytes.Buffer
+	nested := offloadbin.Image{ImageKind: offloadbin.ImageKindFromExtension("o"), OffloadKind: offloadbin.ParseOffloadKind("hip"),
+		Data: bytes.NewReader(inner.Bytes()), Size: int64(inner.Len())}
+	if err := offloadbin.Write(&b, img("gfx90a", "code for gfx90a"), nested); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Rewrite(&memOut{}, bytes.NewReader(b.Bytes()), int64(b.Len()), "x", Options{Keep: targets("gfx90a")})
+	if !errors.Is(err, ErrRefused) {
+		t.Errorf("%v", err)
 	}
 }
 

@@ -103,14 +103,21 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 	rep := &TreeReport{}
 	used := make([]int, len(o.Keep)+len(o.Drop))
 	all := append(append([]targetid.Target(nil), o.Keep...), o.Drop...)
-	for _, r := range results {
+	for i, r := range results {
 		if r.err != nil {
 			abort()
 			return nil, r.err
 		}
 		rep.Files = append(rep.Files, r.fr)
+		for _, l := range files[i].links {
+			// Other names of the file that go (dry runs say so too).
+			if kind, ok := removedName(l, &r.fr, o.Options); ok {
+				rel, _ := filepath.Rel(dir, l)
+				rep.Files = append(rep.Files, FileReport{Path: rel, Action: Removed, Note: kind})
+			}
+		}
 		for k, t := range all {
-			if r.fr.Action != Copied && r.fr.Action != Removed && r.fr.Action != Refused && !containsTarget(r.unmatched, t) {
+			if r.fr.decided() && !containsTarget(r.unmatched, t) {
 				used[k]++
 			}
 		}
@@ -144,20 +151,12 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 		switch {
 		case r.remove || r.out == nil:
 			for _, p := range names {
-				kind, gpu, _, ok := familyOf(p)
-				if r.fr.removedWhole() {
-					kind, gpu, ok = kpackNote, "", true // every name
-				}
-				if ok && (r.fr.removedWhole() || gpu != "" && !keepsFamilyFile(gpu, o.Options)) {
+				if _, ok := removedName(p, &r.fr, o.Options); ok {
 					if err := os.Remove(p); err != nil {
 						return partial(err)
 					}
 					changed[p] = ""
 					done++
-					if p != f.path {
-						rel, _ := filepath.Rel(dir, p)
-						rep.Files = append(rep.Files, FileReport{Path: rel, Action: Removed, Note: kind})
-					}
 				}
 			}
 		default:
@@ -167,7 +166,7 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 			results[i].out = nil
 			done++
 			for _, l := range f.links {
-				if _, gpu, _, ok := familyOf(l); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+				if _, ok := removedName(l, &r.fr, o.Options); ok {
 					if err := os.Remove(l); err != nil {
 						return partial(err)
 					}
@@ -231,8 +230,11 @@ func rewriteBeside(path, rel string, fi fs.FileInfo, o TreeOptions, park func() 
 	if err := fr.outcome(r, err); err != nil {
 		return fr, nil, nil, err
 	}
-	if fr.Action == Copied || fr.Action == Refused || fr.Action == Removed {
+	switch fr.Action {
+	case Copied, Refused:
 		return fr, nil, nil, nil
+	case Removed:
+		return fr, r.Unmatched, nil, nil
 	}
 	if !r.Changed() {
 		return fr, r.Unmatched, nil, nil
@@ -292,4 +294,15 @@ func updateRecord(rec string, changed map[string]string) error {
 		return err
 	}
 	return af.Commit()
+}
+
+// removedName says whether the name p of a file whose report is fr goes,
+// and why: every name of a file left out for what it holds, a family
+// file's name of a GPU not kept.
+func removedName(p string, fr *FileReport, o prune.Options) (string, bool) {
+	if fr.removedWhole() {
+		return kpackNote, true
+	}
+	kind, gpu, _, ok := familyOf(p)
+	return kind, ok && gpu != "" && !keepsFamilyFile(gpu, o)
 }

@@ -165,3 +165,115 @@ func TestFamilyFilesFollowTheTargetRule(t *testing.T) {
 		}
 	}
 }
+
+// What the report says of a kpack'd install's prune: targets matched only
+// by the code of a KPAK archive left out are matched, in every mode; a
+// dry run names every name that goes, as the run does.
+func TestPruneKpackReport(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "install")
+	kpackInstall(t, in)
+	drop := TreeOptions{Options: prune.Options{Drop: gpus("gfx1030")}}
+	removed := func(rep *TreeReport) string {
+		var r []string
+		for _, f := range rep.Files {
+			if f.Action == Removed {
+				r = append(r, f.Path)
+			}
+		}
+		return strings.Join(r, " ")
+	}
+	const want = ".kpack/foo_gfx1030-again.kpack .kpack/foo_gfx1030.kpack"
+	for _, dry := range []bool{true, false} {
+		o := drop
+		o.DryRun = dry
+		out := ""
+		if !dry {
+			out = filepath.Join(t.TempDir(), "out")
+		}
+		rep, err := PruneTree(in, out, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Unmatched) != 0 || removed(rep) != want {
+			t.Errorf("tree (dry run %v): unmatched %v, removed %q", dry, rep.Unmatched, removed(rep))
+		}
+	}
+	rep, err := PruneInPlace(in, TreeOptions{Options: drop.Options, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Unmatched) != 0 || removed(rep) != want {
+		t.Errorf("in place, dry run: unmatched %v, removed %q", rep.Unmatched, removed(rep))
+	}
+	if _, err := os.Stat(filepath.Join(in, ".kpack/foo_gfx1030.kpack")); err != nil {
+		t.Error("the dry run removed a file")
+	}
+	rep, err = PruneInPlace(in, drop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Unmatched) != 0 || removed(rep) != want {
+		t.Errorf("in place: unmatched %v, removed %q", rep.Unmatched, removed(rep))
+	}
+}
+
+// A static archive of KPAK archives is refused whole, not left out with the
+// code it keeps.
+func TestPruneTreeArchiveOfKpacks(t *testing.T) {
+	var a bytes.Buffer
+	a.WriteString("!<arch>\n")
+	for i, m := range []string{"foo_gfx1100", "foo_gfx1030"} {
+		data, err := os.ReadFile("../inspect/testdata/kpak-" + m + ".kpack")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&a, "%-16s%-12s%-6s%-6s%-8s%-10d`\n", fmt.Sprintf("m%d.kpack/", i), "0", "0", "0", "644", len(data))
+		a.Write(data)
+		if len(data)%2 == 1 {
+			a.WriteByte('\n')
+		}
+	}
+	in := filepath.Join(t.TempDir(), "install")
+	os.MkdirAll(in, 0o755)
+	os.WriteFile(filepath.Join(in, "libk.a"), a.Bytes(), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx1100"), AllowEmpty: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Files) != 1 || rep.Files[0].Action != Refused {
+		t.Errorf("%+v", rep.Files)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "libk.a")); !bytes.Equal(got, a.Bytes()) {
+		t.Error("the archive is not copied as it was")
+	}
+}
+
+// A wheel prune names the targets no code object matched, a KPAK
+// archive's left out included.
+func TestPruneWheelKpackUnmatched(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "pkg-1.0-py3-none-any.whl")
+	f, _ := os.Create(in)
+	zw := zip.NewWriter(f)
+	data, _ := os.ReadFile("../inspect/testdata/kpak-foo_gfx1030.kpack")
+	w, _ := zw.Create("pkg/.kpack/foo_gfx1030.kpack")
+	w.Write(data)
+	zw.Close()
+	f.Close()
+	for _, c := range []struct {
+		o    prune.Options
+		want string
+	}{
+		{prune.Options{Drop: gpus("gfx1030")}, "[]"},
+		{prune.Options{Keep: gpus("gfx1200"), AllowEmpty: true}, "[gfx1200]"},
+	} {
+		rep, err := PruneWheel(in, filepath.Join(dir, "out.whl"), TreeOptions{Options: c.o, DryRun: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(rep.Unmatched); got != c.want {
+			t.Errorf("keep %v drop %v: unmatched %s, want %s", c.o.Keep, c.o.Drop, got, c.want)
+		}
+	}
+}

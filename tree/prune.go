@@ -251,7 +251,7 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 		rep.Files[i], errs[i] = fr, err
 		mu.Lock()
 		for k, t := range append(append([]targetid.Target(nil), o.Keep...), o.Drop...) {
-			if !containsTarget(unmatched, t) && fr.Action != Copied && fr.Action != Removed {
+			if fr.decided() && !containsTarget(unmatched, t) {
 				used[k]++
 			}
 		}
@@ -263,21 +263,27 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 		}
 	}
 	for i, j := range jobs {
-		if j.link == "" || dst == "" || rep.Files[i].Action == Removed {
+		if j.link == "" || rep.Files[i].Action == Removed {
+			continue
+		}
+		first := rep.Files[slices.IndexFunc(jobs, func(x job) bool { return x.rel == j.link })]
+		if first.removedWhole() {
+			// Left out for what it holds: under every name.
+			rep.Files[i] = FileReport{Path: j.rel, Action: Removed, Note: kpackNote}
 			continue
 		}
 		// The first name was left out (a family file of a GPU not kept)
 		// while this one stays: a copy of the input, under this name.
-		first := rep.Files[slices.IndexFunc(jobs, func(x job) bool { return x.rel == j.link })]
-		if first.removedWhole() {
-			rep.Files[i] = FileReport{Path: j.rel, Action: Removed, Note: kpackNote}
+		if first.Action == Removed {
+			rep.Files[i].Note = ""
+			if dst != "" {
+				if err := copyFile(filepath.Join(in, j.rel), filepath.Join(dst, j.rel)); err != nil {
+					return rep, err
+				}
+			}
 			continue
 		}
-		if first.Action == Removed {
-			if err := copyFile(filepath.Join(in, j.rel), filepath.Join(dst, j.rel)); err != nil {
-				return rep, err
-			}
-			rep.Files[i].Note = ""
+		if dst == "" {
 			continue
 		}
 		if err := os.Link(filepath.Join(dst, j.link), filepath.Join(dst, j.rel)); err != nil {
@@ -332,7 +338,7 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 		return fr, nil, err
 	}
 	if fr.Action == Removed {
-		return fr, nil, nil // out is left unwritten
+		return fr, r.Unmatched, nil // out is left unwritten
 	}
 	var unmatched []targetid.Target
 	if r != nil {
@@ -395,6 +401,13 @@ func (fr *FileReport) outcome(r *prune.Report, err error) error {
 // removedWhole says whether fr is a file left out for what it holds (not
 // for its name): every name of it goes.
 func (fr *FileReport) removedWhole() bool { return fr.Action == Removed && fr.Note == kpackNote }
+
+// decided says whether prune decided on fr's code objects, whose targets
+// then count as matched or not: not for a file without device code, one
+// refused, or a family file left out by its name.
+func (fr *FileReport) decided() bool {
+	return fr.Action != Copied && fr.Action != Refused && (fr.Action != Removed || fr.removedWhole())
+}
 
 // tally counts what a rewrite kept and dropped, and says what it did to
 // the file: Unchanged, Rewritten, or HostOnly.

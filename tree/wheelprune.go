@@ -128,7 +128,7 @@ func pruneMember(f *zip.File, zw *zip.Writer, o TreeOptions, changed map[string]
 		return fr, all, copyRaw(f, zw)
 	case Removed:
 		changed[f.Name] = ""
-		return fr, nil, nil
+		return fr, r.Unmatched, nil
 	}
 	if !r.Changed() {
 		return fr, r.Unmatched, copyRaw(f, zw)

@@ -2,12 +2,10 @@ package offloadbin
 
 import (
 	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"errors"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/goffload/goffload/internal/test/offbintest"
 )
 
 type testImage struct {
@@ -17,89 +15,22 @@ type testImage struct {
 	data    string
 }
 
-// buildV2 lays out a version-2 or uncompressed version-3 binary as newer
-// LLVM describes it: header, all entries, all 24-byte string entries, one
-// string table, the images concatenated.
+// buildV2 lays out a version-2 or uncompressed version-3 binary
+// (offbintest.BuildV2).
 func buildV2(version uint32, imgs []testImage) []byte {
-	le := binary.LittleEndian
-	hsize := 32
-	if version >= 3 {
-		hsize = 40
-	}
-	nstr := 0
+	var in []offbintest.Image
 	for _, im := range imgs {
-		nstr += len(im.strs)
-	}
-	tabOff := hsize + 40*len(imgs) + 24*nstr
-	var tab []byte
-	strOff := map[string]int{}
-	add := func(s string) int {
-		if o, ok := strOff[s]; ok {
-			return o
-		}
-		strOff[s] = tabOff + len(tab)
-		tab = append(append(tab, s...), 0)
-		return strOff[s]
-	}
-	var ents, sents []byte
-	imgOff := 0
-	for _, im := range imgs {
+		x := offbintest.Image{Kind: uint16(im.kind), Offload: uint16(im.offload), Data: im.data}
 		for _, s := range im.strs {
-			add(s.Key)
-			add(s.Value)
+			x.Strings = append(x.Strings, [2]string{s.Key, s.Value})
 		}
+		in = append(in, x)
 	}
-	dataOff := alignUp(int64(tabOff + len(tab)))
-	seOff := hsize + 40*len(imgs)
-	for _, im := range imgs {
-		e := make([]byte, 40)
-		le.PutUint16(e[0:], uint16(im.kind))
-		le.PutUint16(e[2:], uint16(im.offload))
-		le.PutUint64(e[8:], uint64(seOff))
-		le.PutUint64(e[16:], uint64(len(im.strs)))
-		le.PutUint64(e[24:], uint64(dataOff)+uint64(imgOff))
-		le.PutUint64(e[32:], uint64(len(im.data)))
-		ents = append(ents, e...)
-		for _, s := range im.strs {
-			se := make([]byte, 24)
-			le.PutUint64(se[0:], uint64(strOff[s.Key]))
-			le.PutUint64(se[8:], uint64(strOff[s.Value]))
-			le.PutUint64(se[16:], uint64(len(s.Value)))
-			sents = append(sents, se...)
-			seOff += 24
-		}
-		imgOff += len(im.data)
-	}
-	out := make([]byte, hsize)
-	copy(out, Magic)
-	le.PutUint32(out[4:], version)
-	le.PutUint64(out[16:], uint64(hsize))
-	le.PutUint64(out[24:], uint64(len(imgs)))
-	out = append(append(append(out, ents...), sents...), tab...)
-	out = append(out, make([]byte, int(dataOff)-len(out))...)
-	for _, im := range imgs {
-		out = append(out, im.data...)
-	}
-	out = append(out, make([]byte, int(alignUp(int64(len(out))))-len(out))...)
-	le.PutUint64(out[8:], uint64(len(out)))
-	return out
+	return offbintest.BuildV2(version, in)
 }
 
 func compressV3(t *testing.T, raw []byte, useZstd bool) []byte {
-	var body bytes.Buffer
-	if useZstd {
-		zw, _ := zstd.NewWriter(&body)
-		zw.Write(raw[40:])
-		zw.Close()
-	} else {
-		zw := zlib.NewWriter(&body)
-		zw.Write(raw[40:])
-		zw.Close()
-	}
-	out := append(bytes.Clone(raw[:40]), body.Bytes()...)
-	binary.LittleEndian.PutUint64(out[8:], uint64(len(out)))
-	binary.LittleEndian.PutUint64(out[32:], uint64(len(raw)))
-	return append(out, make([]byte, int(alignUp(int64(len(out))))-len(out))...)
+	return offbintest.CompressV3(raw, useZstd)
 }
 
 var v2Images = []testImage{

@@ -309,7 +309,7 @@ func writeReport(w io.Writer, r *prune.Report, dry bool) {
 		if d.Action == prune.Replaced {
 			size += " → " + sizeString(d.NewSize)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Action, d.ID, size, d.Where)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Action, inspect.Escape(d.ID), size, inspect.Escape(d.Where))
 		switch d.Action {
 		case prune.Dropped:
 			dropped++
