@@ -45,8 +45,21 @@ func (l *Listing) Processors() []string {
 	return ps
 }
 
-// ForTarget returns, for each container that holds code for several GPUs
-// (a bundle, a set of offload images), the one code object a runtime on
+// Unit names the set of code objects o belongs to of which a runtime loads
+// one, for the GPU it runs on: a bundle's entries, one OffloadBinary's
+// images, a KPAK archive's entries filed under one name (a translation
+// unit of a kpack'd binary: lib/libfoo.so#1).
+func (o *Object) Unit() string {
+	k := strings.Join(o.Path, "\x00")
+	if o.Container == "kpak entry" {
+		k += "\x00" + o.ID
+	}
+	return k
+}
+
+// ForTarget returns, for each unit of code for several GPUs (Unit: a
+// bundle, an OffloadBinary, a translation unit in a KPAK archive), the one
+// code object a runtime on
 // GPU t loads from it (targetid.Target.Choose), in listing order. A
 // container holding nothing for t contributes nothing, as for the runtime.
 // When no container has code for t, the error is a *targetid.NoMatchError
@@ -58,7 +71,7 @@ func (l *Listing) ForTarget(t targetid.Target) ([]*Object, error) {
 	var order []string
 	byContainer := map[string][]*Object{}
 	for _, o := range l.Devices() {
-		key := strings.Join(o.Path, "\x00")
+		key := o.Unit()
 		if byContainer[key] == nil {
 			order = append(order, key)
 		}

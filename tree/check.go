@@ -105,8 +105,12 @@ func Check(files []*File, gpus []targetid.Target) []*Result {
 			}
 			r.Verdict = worst(r.Verdicts)
 			if len(f.Listing.Errors) > 0 {
-				// Damage may hide code, or its lack: not a verdict to pass.
+				// Damage may hide code, or its lack: not a verdict to pass,
+				// for any GPU.
 				r.Verdict, r.Err = Unreadable, f.Listing.Errors[0]
+				for g := range r.Verdicts {
+					r.Verdicts[g] = GPUVerdict{Verdict: Unreadable}
+				}
 			}
 		}
 		out = append(out, r)
@@ -137,7 +141,9 @@ func worst(vs map[string]GPUVerdict) Verdict {
 // open that its processor has, set both ways.
 func Modes(g targetid.Target) []targetid.Target {
 	feats, _ := targetid.AMDGPUFeatures(g.Processor)
-	out := []targetid.Target{{Processor: g.Processor, Features: map[string]bool{}}}
+	// The kind and triple a bundle ID names stay: each mode is judged by
+	// the rule every command takes (targetid.Target.Loads).
+	out := []targetid.Target{{Kind: g.Kind, Triple: g.Triple, Processor: g.Processor, Features: map[string]bool{}}}
 	for n, on := range g.Features {
 		out[0].Features[n] = on
 	}
@@ -148,7 +154,7 @@ func Modes(g targetid.Target) []targetid.Target {
 		var next []targetid.Target
 		for _, t := range out {
 			for _, on := range []bool{true, false} {
-				c := targetid.Target{Processor: t.Processor, Features: map[string]bool{f: on}}
+				c := targetid.Target{Kind: t.Kind, Triple: t.Triple, Processor: t.Processor, Features: map[string]bool{f: on}}
 				for n, v := range t.Features {
 					c.Features[n] = v
 				}
@@ -191,7 +197,14 @@ func judgeListing(l *inspect.Listing, gpu targetid.Target) GPUVerdict {
 		if o.Nested > 0 {
 			continue
 		}
-		k := strings.Join(o.Path, "\x00")
+		k := o.Unit()
+		if o.Container == "offload image" {
+			// OffloadBinaries side by side (a new-driver object's
+			// section, a packager's file) hold one GPU's images each:
+			// one without code for this GPU is not a fault, as a bundle
+			// without it is. They are judged as one.
+			k = strings.Join(offloadRun(o.Path), "\x00")
+		}
 		if _, seen := byContainer[k]; !seen {
 			order = append(order, k)
 			byContainer[k] = []targetid.Code{}
@@ -211,6 +224,15 @@ func judgeListing(l *inspect.Listing, gpu targetid.Target) GPUVerdict {
 		}
 	}
 	return w
+}
+
+// offloadRun is the path of the run of OffloadBinaries an image's path
+// leads through: the steps before the first binary.
+func offloadRun(path []string) []string {
+	if i := slices.IndexFunc(path, func(s string) bool { return strings.HasPrefix(s, "offload binary ") }); i >= 0 {
+		return path[:i]
+	}
+	return path
 }
 
 // judgeCodes judges one container's code objects for a GPU.

@@ -79,16 +79,18 @@ func runCheck(c *cli.Context) error {
 		return usage("--gpu: no GPU named")
 	}
 	paths := c.Args().Slice()
-	stdin := ""
+	shown := map[string]string{} // a temporary copy -> the name given
 	for i, p := range paths {
-		if p == "-" {
-			// Standard input, copied to a temporary file named "-" in
-			// what is printed.
-			f, size, err := openInput("-", c.App.Reader)
+		fi, err := os.Stat(p)
+		if p == "-" || err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+			// Standard input, a pipe or a FIFO: read once (as list reads
+			// it) into a temporary file, named as given in what is
+			// printed.
+			f, size, err := openInput(p, c.App.Reader)
 			if err != nil {
 				return err
 			}
-			tmp, err := os.CreateTemp("", "goffload-stdin-*")
+			tmp, err := os.CreateTemp("", "goffload-input-*")
 			if err != nil {
 				f.Close()
 				return problem("%v", err)
@@ -98,19 +100,19 @@ func runCheck(c *cli.Context) error {
 			tmp.Close()
 			defer os.Remove(tmp.Name())
 			if err != nil {
-				return problem("-: %v", err)
+				return problem("%s: %v", p, err)
 			}
-			paths[i], stdin = tmp.Name(), tmp.Name()
+			paths[i], shown[tmp.Name()] = tmp.Name(), p
 			continue
 		}
-		if _, err := os.Stat(p); err != nil {
+		if err != nil {
 			return usage("%v", err)
 		}
 	}
 	files, err := tree.Walk(paths, &tree.Options{TargetsOnly: true})
 	for _, f := range files {
-		if stdin != "" && f.Path == stdin {
-			f.Path, f.Root = "-", "-"
+		if name, ok := shown[f.Path]; ok {
+			f.Path, f.Root = name, name
 		}
 	}
 	if err != nil {

@@ -110,7 +110,10 @@ func runExtract(c *cli.Context) error {
 		if len(picked) != 1 {
 			return usage("extract: -o - writes one object, but %d match (%s); use a folder", len(picked), describeAll(picked))
 		}
-		return writeStdout(c.App.Writer, picked[0])
+		if err := writeStdout(c.App.Writer, picked[0]); err != nil {
+			return err
+		}
+		return damaged(l)
 	}
 	written, err := writeFolder(out, l.File, picked)
 	if err != nil {
@@ -118,6 +121,16 @@ func runExtract(c *cli.Context) error {
 	}
 	for _, p := range written {
 		fmt.Fprintln(c.App.Writer, p)
+	}
+	return damaged(l)
+}
+
+// damaged is the exit status of an extraction from a listing: what could
+// be read was written, and damage found (the warnings above) is exit 1, as
+// for every command.
+func damaged(l *inspect.Listing) error {
+	if len(l.Errors) > 0 {
+		return &exitError{exitProblem, ""}
 	}
 	return nil
 }

@@ -334,8 +334,13 @@ func writeReport(w io.Writer, r *prune.Report, dry bool) {
 	}
 }
 
-// isZip reports whether a file is a zip archive (a wheel).
+// isZip reports whether a file is a zip archive (a wheel). Only a regular
+// file is opened: a pipe would lose the bytes read, and a FIFO opened again
+// would wait for a second writer.
 func isZip(name string) bool {
+	if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return false

@@ -1,0 +1,54 @@
+//go:build unix
+
+package goffloadcmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A pipe or FIFO is read once, as list reads it: prune read 4 bytes of it
+// to see whether it was a wheel (then found "no device code"), or opened a
+// FIFO a second time and waited for ever; check called it unreadable.
+func TestPipesAgree(t *testing.T) {
+	data, err := os.ReadFile("../../../testdata/targets/modes.hipfb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"list", "--target", "gfx90a"},
+		{"check", "--gpu", "gfx90a"},
+		{"prune", "--keep", "gfx90a", "--dry-run"},
+	} {
+		fifo := filepath.Join(t.TempDir(), "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		go func() {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err == nil {
+				f.Write(data)
+				f.Close()
+			}
+		}()
+		done := make(chan int, 1)
+		var out, errOut string
+		go func() {
+			var code int
+			out, errOut, code = run(t, append(args, fifo)...)
+			done <- code
+		}()
+		select {
+		case code := <-done:
+			if code != 0 || strings.Contains(out+errOut, "unreadable") {
+				t.Errorf("%v on a FIFO: exit %d\n%s%s", args, code, out, errOut)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v on a FIFO: still running after 20 s", args)
+		}
+	}
+}
