@@ -84,7 +84,7 @@ func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		in      []byte
-		refused string // "" for no device code
+		refused string // "" for no device code, "-" for code kept
 	}{
 		{"rdc.o of another e_type", oddType(read("rdc.o")), "hip-amdgcn-amd-amdhsa--gfx906 in bundle section"},
 		{"an ID with a terminal escape", oddType(bytes.ReplaceAll(read("rdc.o"), []byte("--gfx906\x00"), []byte("--gfx9\x1b6\x00"))), "hip-amdgcn-amd-amdhsa--gfx9"},
@@ -92,8 +92,8 @@ func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
 		{"archive member of another e_type", arc.Bytes(), "member " + members[1].Name},
 		{"COFF with bundles", read("coff-fat.obj"), "COFF and PE files are not rewritten"},
 		{"32-bit ELF with .hip_fatbin", elf32(".hip_fatbin", read("libmulti.so")[0x1000:0x8000]), "only 64-bit"},
-		{"a code object itself", read("gfx90a.co"), ""},
-		{"an archive of code objects", cos.Bytes(), ""},
+		{"a code object itself, kept", read("gfx90a.co"), "-"},
+		{"an archive of code objects, kept", cos.Bytes(), "-"},
 		{"a 32-bit host object", elf32(".text", []byte{0xc3}), ""},
 		{"a COFF file without device code", []byte{0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, ""},
 		{"a host executable", host, ""},
@@ -102,6 +102,13 @@ func TestNothingOnlyWhereInspectAgrees(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := &memOut{}
 			_, err := Rewrite(out, bytes.NewReader(c.in), int64(len(c.in)), c.name, Options{Keep: targets("gfx90a")})
+			if c.refused == "-" {
+				// Device code, kept: written as it is.
+				if err != nil || !bytes.Equal(out.b, c.in) {
+					t.Fatalf("got %v, %d bytes of %d", err, len(out.b), len(c.in))
+				}
+				return
+			}
 			if c.refused == "" {
 				if !errors.Is(err, ErrNoDeviceCode) {
 					t.Fatalf("got %v, want no device code", err)

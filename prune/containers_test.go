@@ -183,7 +183,6 @@ func TestPruneRefusedFiles(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"pe.dll", "COFF and PE"},
 		{"coff.obj", "COFF and PE"},
-		{"gfx90a.co", "GPU code object itself"},
 	} {
 		in, _ := os.ReadFile(filepath.Join(realDir, c.file))
 		_, err := Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), c.file, Options{Keep: targets("gfx90a")})

@@ -123,9 +123,13 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 	}
 	err = s.container(out, in, size, name, depth, k)
 	if errors.Is(err, ErrNoDeviceCode) && k != magic.Archive {
-		// (An archive's members were each asked already: one of code
-		// objects themselves is nothing, as such a file is.)
-		return confirmNothing(in, size, name, k, err)
+		// (An archive's members were each asked already.)
+		if err = confirmNothing(in, size, name, k, err); errors.Is(err, ErrNoDeviceCode) {
+			if done, cerr := s.codeObject(out, in, size, name); done {
+				return cerr
+			}
+		}
+		return err
 	}
 	// A 32-bit or big-endian ELF file, one of another machine, a COFF or
 	// PE file: refused only when it holds device code (i386 host
@@ -151,10 +155,10 @@ func (e *unsupportedError) Unwrap() error { return ErrRefused }
 // confirmNothing keeps a "no device code to rewrite" answer only when
 // inspect, the walker every command lists with, finds no device code in
 // the file either. Device code in a place prune does not rewrite (a bundle
-// in a section of another name, an ELF of another e_type, a zip, a KPAK
-// archive, host bitcode) is refused: in an archive or a tree it would
-// otherwise pass on whole, as if it held none. A file that is one code
-// object itself is nothing to prune.
+// in a section of another name, an ELF of another e_type, a zip, host
+// bitcode) is refused: in an archive or a tree it would otherwise pass on
+// whole, as if it held none. A file that is one code object itself passes
+// here (file then decides on it: codeObject).
 func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothing error) error {
 	found := listedDevice(in, size, name)
 	if found == nil {
@@ -407,8 +411,9 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 		case errors.Is(err, ErrNoDeviceCode):
 			members = append(members, ar.NewMember{Name: m.Name, Data: sr, Size: sr.Size()})
 		case errors.Is(err, ErrRemovable):
-			// A KPAK archive leaves a folder whole, not an archive.
-			return refuse("member %s: a KPAK archive whose code objects are all dropped", inspect.Escape(m.Name))
+			// A member holding only code dropped (a code object, a KPAK
+			// archive) is left out.
+			rewritten = true
 		default:
 			return fmt.Errorf("member %s: %w", m.Name, err)
 		}
@@ -431,6 +436,43 @@ var ErrNoDeviceCode = fmterr.Kind("no device code to rewrite", fmterr.ErrNoMatch
 
 func nothing(format string, a ...any) error {
 	return fmt.Errorf("%w: %w: %s", ErrRefused, ErrNoDeviceCode, fmt.Sprintf(format, a...))
+}
+
+// codeObject decides on a file that is one device code object itself (a
+// Tensile .co or .hsaco, an offload-arch build): kept, it is written as it
+// is; dropped, it is refused with ErrRemovable (a tree or wheel prune
+// leaves it out, an archive leaves the member out). done is false when the
+// file is not one.
+func (s *selector) codeObject(out io.Writer, in io.ReaderAt, size int64, name string) (done bool, err error) {
+	l := inspect.Read(in, size, name, &inspect.Options{SkipHeaders: true})
+	defer l.Close()
+	if len(l.Objects) != 1 || len(l.Errors) > 0 {
+		return false, nil
+	}
+	o := l.Objects[0]
+	if o.Host || o.Container != "file" || len(o.Path) > 0 {
+		return false, nil
+	}
+	code := o.Target()
+	id := o.ID
+	if id == "" {
+		id = code.TargetID
+	}
+	actions, err := s.decide("file", []entry{{id: id, code: code, pos: Position{0, -1}}})
+	if err != nil {
+		return true, err
+	}
+	switch actions[0] {
+	case Dropped:
+		s.record("file", id, size, 0, Dropped)
+		return true, fmt.Errorf("%w: %w (a code object for %s)", ErrRefused, ErrRemovable, inspect.Escape(code.TargetID))
+	case Replaced:
+		return true, refuse("a file that is one code object is not rewritten: replace it with the new one")
+	}
+	s.record("file", id, size, size, actions[0])
+	n, err := io.Copy(out, io.NewSectionReader(in, 0, size))
+	s.report.SizeAft = n
+	return true, err
 }
 
 // kpackArchive decides on the code objects of a KPAK archive (as inspect

@@ -37,7 +37,7 @@ func TestDecisionsMatchListing(t *testing.T) {
 		seen := map[string]bool{}
 		for _, o := range l.Devices() {
 			if o.Container == "file" && len(o.Path) == 0 {
-				continue // a code object itself: nothing to prune
+				continue // a code object itself: decided whole (TestPruneCodeObjectFiles)
 			}
 			listed = append(listed, o.ID)
 			if x, err := targetid.ParseTarget(o.Target().TargetID); err == nil && !seen[x.String()] {

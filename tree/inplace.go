@@ -301,7 +301,7 @@ func updateRecord(rec string, changed map[string]string) error {
 // file's name of a GPU not kept.
 func removedName(p string, fr *FileReport, o prune.Options) (string, bool) {
 	if fr.removedWhole() {
-		return kpackNote, true
+		return wholeNote, true
 	}
 	kind, gpu, _, ok := familyOf(p)
 	return kind, ok && gpu != "" && !keepsFamilyFile(gpu, o)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/prune"
 )
 
@@ -36,7 +37,7 @@ func checkKpackPrune(t *testing.T, orig, dir string, rep *TreeReport) {
 	dropped := 0
 	for _, f := range rep.Files {
 		actions[f.Path] = f.Action
-		if f.Action == Removed && f.Note != kpackNote {
+		if f.Action == Removed && f.Note != wholeNote {
 			t.Errorf("%s: %+v", f.Path, f)
 		}
 		dropped += f.Dropped
@@ -217,8 +218,9 @@ func TestPruneKpackReport(t *testing.T) {
 	}
 }
 
-// A static archive of KPAK archives is refused whole, not left out with the
-// code it keeps.
+// A static archive's member that holds only code dropped (a KPAK archive
+// here) is left out of it; the archive is not removed with the code it
+// keeps.
 func TestPruneTreeArchiveOfKpacks(t *testing.T) {
 	var a bytes.Buffer
 	a.WriteString("!<arch>\n")
@@ -237,15 +239,24 @@ func TestPruneTreeArchiveOfKpacks(t *testing.T) {
 	os.MkdirAll(in, 0o755)
 	os.WriteFile(filepath.Join(in, "libk.a"), a.Bytes(), 0o644)
 	out := filepath.Join(t.TempDir(), "out")
-	rep, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx1100"), AllowEmpty: true}})
+	rep, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx1100")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Files) != 1 || rep.Files[0].Action != Refused {
+	if len(rep.Files) != 1 || rep.Files[0].Action != Rewritten || rep.Files[0].Kept != 2 || rep.Files[0].Dropped != 1 {
 		t.Errorf("%+v", rep.Files)
 	}
-	if got, _ := os.ReadFile(filepath.Join(out, "libk.a")); !bytes.Equal(got, a.Bytes()) {
-		t.Error("the archive is not copied as it was")
+	l, err := inspect.ReadFile(filepath.Join(out, "libk.a"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var got []string
+	for _, o := range l.Devices() {
+		got = append(got, o.TargetID)
+	}
+	if strings.Join(got, " ") != "gfx1100 gfx1100" || len(l.Errors) > 0 {
+		t.Errorf("the output archive lists %v %v", got, l.Errors)
 	}
 }
 
@@ -275,5 +286,39 @@ func TestPruneWheelKpackUnmatched(t *testing.T) {
 		if got := fmt.Sprint(rep.Unmatched); got != c.want {
 			t.Errorf("keep %v drop %v: unmatched %s, want %s", c.o.Keep, c.o.Drop, got, c.want)
 		}
+	}
+}
+
+// A folder of plain code objects: a prune keeps those of the GPUs kept
+// (counted: no "nothing fits"), and leaves out the others. It said no code
+// object fitted and copied them all.
+func TestPruneTreeCodeObjects(t *testing.T) {
+	co, err := os.ReadFile("../testdata/inspect/gfx90a.co")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g1030 := bytes.Clone(co)
+	g1030[48] = 0x36 // EF_AMDGPU_MACH: gfx1030
+	in := filepath.Join(t.TempDir(), "cos")
+	os.MkdirAll(in, 0o755)
+	os.WriteFile(filepath.Join(in, "a.co"), co, 0o644)
+	os.WriteFile(filepath.Join(in, "b.hsaco"), g1030, 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := PruneTree(in, out, TreeOptions{Options: prune.Options{Keep: gpus("gfx90a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions := map[string]string{}
+	for _, f := range rep.Files {
+		actions[f.Path] = f.Action
+	}
+	if actions["a.co"] != Unchanged || actions["b.hsaco"] != Removed {
+		t.Errorf("%+v", rep.Files)
+	}
+	if _, err := os.Stat(filepath.Join(out, "b.hsaco")); err == nil {
+		t.Error("gfx1030's code object is still there")
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, "a.co")); !bytes.Equal(got, co) {
+		t.Error("gfx90a's code object changed")
 	}
 }

@@ -269,7 +269,7 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 		first := rep.Files[slices.IndexFunc(jobs, func(x job) bool { return x.rel == j.link })]
 		if first.removedWhole() {
 			// Left out for what it holds: under every name.
-			rep.Files[i] = FileReport{Path: j.rel, Action: Removed, Note: kpackNote}
+			rep.Files[i] = FileReport{Path: j.rel, Action: Removed, Note: wholeNote}
 			continue
 		}
 		// The first name was left out (a family file of a GPU not kept)
@@ -372,9 +372,10 @@ func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport,
 	return fr, unmatched, nil
 }
 
-// kpackNote notes a KPAK archive left out: all its code is for GPUs not
-// kept (prune.ErrRemovable).
-const kpackNote = "kpack archive"
+// wholeNote notes a file left out for what it holds: all its code is for
+// GPUs not kept, in a file prune does not rewrite (a KPAK archive, a code
+// object itself: prune.ErrRemovable).
+const wholeNote = "all its code for GPUs not kept"
 
 // outcome says what prune.Rewrite's report r and error err mean for a file
 // of a tree or wheel: tallied when the rewrite went through; Copied (no
@@ -389,7 +390,7 @@ func (fr *FileReport) outcome(r *prune.Report, err error) error {
 		fr.Action = Copied
 	case errors.Is(err, prune.ErrRemovable):
 		fr.tally(r)
-		fr.Action, fr.SizeAf, fr.Note = Removed, 0, kpackNote
+		fr.Action, fr.SizeAf, fr.Note = Removed, 0, wholeNote
 	case errors.Is(err, prune.ErrRefused):
 		fr.Action, fr.Note = Refused, err.Error()
 	default:
@@ -400,7 +401,7 @@ func (fr *FileReport) outcome(r *prune.Report, err error) error {
 
 // removedWhole says whether fr is a file left out for what it holds (not
 // for its name): every name of it goes.
-func (fr *FileReport) removedWhole() bool { return fr.Action == Removed && fr.Note == kpackNote }
+func (fr *FileReport) removedWhole() bool { return fr.Action == Removed && fr.Note == wholeNote }
 
 // decided says whether prune decided on fr's code objects, whose targets
 // then count as matched or not: not for a file without device code, one

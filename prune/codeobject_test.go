@@ -1,0 +1,59 @@
+package prune
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goffload/goffload/internal/format/ar"
+)
+
+// asMach is the code object co with its processor (e_flags' EF_AMDGPU_MACH)
+// set to mach: gfx906 0x2f, gfx1030 0x36.
+func asMach(t *testing.T, co []byte, mach byte) []byte {
+	t.Helper()
+	b := bytes.Clone(co)
+	f := binary.LittleEndian.Uint32(b[48:])
+	binary.LittleEndian.PutUint32(b[48:], f&^0xff|uint32(mach))
+	return b
+}
+
+// A file that is one code object itself is decided on as list lists it: a
+// kept one is written as it is (and counted kept), a dropped one refused as
+// removable; in an archive, a dropped one's member is left out. Such files
+// were "nothing to prune" and passed on whole, kept or not.
+func TestPruneCodeObjectFiles(t *testing.T) {
+	co, err := os.ReadFile(filepath.Join(realDir, "gfx90a.co"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Rewrite(&memOut{}, bytes.NewReader(co), int64(len(co)), "k.co", Options{Keep: targets("gfx90a")})
+	if err != nil || len(rep.Decisions) != 1 || rep.Decisions[0].Action != Kept || rep.Changed() {
+		t.Errorf("keep gfx90a: %v %+v", err, rep)
+	}
+	_, err = Rewrite(&memOut{}, bytes.NewReader(co), int64(len(co)), "k.co", Options{Keep: targets("gfx1030")})
+	if !errors.Is(err, ErrRemovable) {
+		t.Errorf("keep gfx1030: %v", err)
+	}
+	var a bytes.Buffer
+	g1030 := asMach(t, co, 0x36)
+	err = ar.WriteGNU(&a, []ar.NewMember{
+		{Name: "gfx90a.co", Data: bytes.NewReader(co), Size: int64(len(co))},
+		{Name: "gfx1030.co", Data: bytes.NewReader(g1030), Size: int64(len(g1030))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &memOut{}
+	rep, err = Rewrite(out, bytes.NewReader(a.Bytes()), int64(a.Len()), "k.a", Options{Keep: targets("gfx1030")})
+	if err != nil || rep.count(Kept) != 1 || rep.count(Dropped) != 1 {
+		t.Fatalf("archive, keep gfx1030: %v %+v", err, rep)
+	}
+	l := list(t, out.b)
+	if len(l.Objects) != 1 || l.Objects[0].TargetID != "gfx1030" {
+		t.Errorf("the archive holds %d objects", len(l.Objects))
+	}
+}
