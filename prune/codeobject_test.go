@@ -57,3 +57,45 @@ func TestPruneCodeObjectFiles(t *testing.T) {
 		t.Errorf("the archive holds %d objects", len(l.Objects))
 	}
 }
+
+// A plain code object, alone or as an archive member, is replaced where a
+// replace names it (by target or by the position list gives it), and an
+// archive whose every member is dropped goes whole (it was written empty).
+func TestReplaceCodeObjectFiles(t *testing.T) {
+	co, err := os.ReadFile(filepath.Join(realDir, "gfx90a.co"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := bytes.Clone(co)
+	with = append(with, make([]byte, 64)...) // another gfx90a code object
+	var a bytes.Buffer
+	g1030 := asMach(t, co, 0x36)
+	ar.WriteGNU(&a, []ar.NewMember{
+		{Name: "gfx90a.co", Data: bytes.NewReader(co), Size: int64(len(co))},
+		{Name: "gfx1030.co", Data: bytes.NewReader(g1030), Size: int64(len(g1030))},
+	})
+	l := list(t, a.Bytes())
+	off, inner := l.Objects[0].Position()
+	for _, c := range []struct {
+		name string
+		in   []byte
+		at   []Position
+	}{
+		{"a code object", co, nil},
+		{"an archive member", a.Bytes(), nil},
+		{"an archive member by position", a.Bytes(), []Position{{off, inner}}},
+	} {
+		out := &memOut{}
+		rep, err := Rewrite(out, bytes.NewReader(c.in), int64(len(c.in)), "x", Options{Replace: &Replacement{
+			Target: targets("gfx90a")[0], Data: bytes.NewReader(with), Size: int64(len(with)), At: c.at}})
+		if err != nil || rep.count(Replaced) != 1 || !bytes.Contains(out.b, with) {
+			t.Errorf("%s: %v, %+v", c.name, err, rep)
+		}
+	}
+	var only bytes.Buffer
+	ar.WriteGNU(&only, []ar.NewMember{{Name: "gfx1030.co", Data: bytes.NewReader(g1030), Size: int64(len(g1030))}})
+	_, err = Rewrite(&memOut{}, bytes.NewReader(only.Bytes()), int64(only.Len()), "x.a", Options{Keep: targets("gfx90a"), AllowEmpty: true})
+	if !errors.Is(err, ErrRemovable) {
+		t.Errorf("an archive of gfx1030 code only, keep gfx90a: %v", err)
+	}
+}

@@ -124,7 +124,7 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 	err = s.container(out, in, size, name, depth, k)
 	if errors.Is(err, ErrNoDeviceCode) && k != magic.Archive {
 		// (An archive's members were each asked already.)
-		if err = confirmNothing(in, size, name, k, err); errors.Is(err, ErrNoDeviceCode) {
+		if err = confirmNothing(in, size, name, k, err); errors.Is(err, ErrNoDeviceCode) && k.IsELF() {
 			if done, cerr := s.codeObject(out, in, size, name); done {
 				return cerr
 			}
@@ -424,6 +424,11 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 		// output that cannot be shortened, a dry run's, cannot take back).
 		return nothing("no member holds device code")
 	}
+	if len(members) == 0 {
+		// Every member held only code dropped: the archive goes whole,
+		// as such a file does.
+		return fmt.Errorf("%w: %w (an archive of code for GPUs not kept only)", ErrRefused, ErrRemovable)
+	}
 	c := &counter{w: out}
 	err = ar.WriteGNU(c, members)
 	s.report.SizeAft = int64(c.n)
@@ -458,19 +463,24 @@ func (s *selector) codeObject(out io.Writer, in io.ReaderAt, size int64, name st
 	if id == "" {
 		id = code.TargetID
 	}
-	actions, err := s.decide("file", []entry{{id: id, code: code, pos: Position{0, -1}}})
+	open := func() io.Reader { return io.NewSectionReader(in, 0, size) }
+	actions, err := s.decide("file", []entry{{id: id, code: code, pos: s.position(0), open: open}})
 	if err != nil {
 		return true, err
 	}
+	src := open()
 	switch actions[0] {
 	case Dropped:
 		s.record("file", id, size, 0, Dropped)
 		return true, fmt.Errorf("%w: %w (a code object for %s)", ErrRefused, ErrRemovable, inspect.Escape(code.TargetID))
 	case Replaced:
-		return true, refuse("a file that is one code object is not rewritten: replace it with the new one")
+		// The new code object in its place (checked by decide).
+		s.record("file", id, size, s.opts.Replace.Size, Replaced)
+		src = io.NewSectionReader(s.opts.Replace.Data, 0, s.opts.Replace.Size)
+	default:
+		s.record("file", id, size, size, actions[0])
 	}
-	s.record("file", id, size, size, actions[0])
-	n, err := io.Copy(out, io.NewSectionReader(in, 0, size))
+	n, err := io.Copy(out, src)
 	s.report.SizeAft = n
 	return true, err
 }

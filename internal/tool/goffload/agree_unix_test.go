@@ -3,6 +3,7 @@
 package goffloadcmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +51,38 @@ func TestPipesAgree(t *testing.T) {
 		case <-time.After(20 * time.Second):
 			t.Fatalf("%v on a FIFO: still running after 20 s", args)
 		}
+	}
+}
+
+// check on a FIFO holding a program or library: the libraries it needs
+// are followed from the copy read, not by opening the FIFO again (which
+// waited for a writer for ever).
+func TestCheckFIFOLibrary(t *testing.T) {
+	data, err := os.ReadFile("../../../testdata/targets/libk2.so")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	go func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.Write(data)
+			f.Close()
+		}
+	}()
+	done := make(chan string, 1)
+	go func() {
+		out, _, code := run(t, "check", "--gpu", "gfx1030", fifo)
+		done <- fmt.Sprintf("exit %d\n%s", code, out)
+	}()
+	select {
+	case got := <-done:
+		if !strings.HasPrefix(got, "exit 0") || !strings.Contains(got, "loaded by "+fifo) {
+			t.Errorf("%s", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running after 20 s")
 	}
 }

@@ -86,23 +86,12 @@ func runCheck(c *cli.Context) error {
 			// Standard input, a pipe or a FIFO: read once (as list reads
 			// it) into a temporary file, named as given in what is
 			// printed.
-			f, size, err := openInput(p, c.App.Reader)
+			tmp, err := spoolNamed(p, c.App.Reader)
 			if err != nil {
 				return err
 			}
-			tmp, err := os.CreateTemp("", "goffload-input-*")
-			if err != nil {
-				f.Close()
-				return problem("%v", err)
-			}
-			_, err = io.Copy(tmp, io.NewSectionReader(f, 0, size))
-			f.Close()
-			tmp.Close()
-			defer os.Remove(tmp.Name())
-			if err != nil {
-				return problem("%s: %v", p, err)
-			}
-			paths[i], shown[tmp.Name()] = tmp.Name(), p
+			defer os.Remove(tmp)
+			paths[i], shown[tmp] = tmp, p
 			continue
 		}
 		if err != nil {
@@ -110,11 +99,6 @@ func runCheck(c *cli.Context) error {
 		}
 	}
 	files, err := tree.Walk(paths, &tree.Options{TargetsOnly: true})
-	for _, f := range files {
-		if name, ok := shown[f.Path]; ok {
-			f.Path, f.Root = name, name
-		}
-	}
 	if err != nil {
 		return usage("%v", err)
 	}
@@ -130,6 +114,16 @@ func runCheck(c *cli.Context) error {
 	}
 	ld := &tree.Loader{Sysroot: c.String("sysroot"), LibraryPath: filepath.SplitList(os.Getenv("LD_LIBRARY_PATH"))}
 	files = append(files, ld.Closure(named, &tree.Options{TargetsOnly: true})...)
+	// The temporary copies by the names given (after the closure, which
+	// opens what it follows by path).
+	for _, f := range files {
+		if name, ok := shown[f.Path]; ok {
+			f.Path, f.Root = name, name
+		}
+		if name, ok := shown[f.LoadedBy]; ok {
+			f.LoadedBy = name
+		}
+	}
 	results := tree.Check(files, gpus)
 	if c.Bool("json") {
 		err = writeCheckJSON(c.App.Writer, results, gpus)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -183,7 +184,7 @@ func TestListDuplicates(t *testing.T) {
 func TestCheckStdin(t *testing.T) {
 	data, _ := os.ReadFile("../../../testdata/targets/libk2.so")
 	out, stderr, code := runIn(t, data, "check", "--gpu", "gfx1030", "-")
-	if code != 0 || !strings.Contains(out, "exact    -") {
+	if code != 0 || !regexp.MustCompile(`(?m)^exact +- `).MatchString(out) {
 		t.Errorf("exit %d\n%s%s", code, out, stderr)
 	}
 	if _, _, code := runIn(t, data, "check", "--gpu", "gfx90a", "-"); code != 1 {

@@ -54,6 +54,42 @@ func openInput(name string, stdin io.Reader) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
+// spoolNamed copies standard input ("-"), a pipe or a FIFO, read once,
+// into a named temporary file, under the bounds of openInput's spool, for
+// what reads inputs by path (check's walk); the caller removes it.
+func spoolNamed(name string, stdin io.Reader) (string, error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", usage("%v", err)
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return "", usage("%v", err)
+		}
+		if spool.CheckDevice(fi) != nil {
+			return "", usage("%s: %v", name, spool.ErrDevice)
+		}
+		r = f
+	}
+	tmp, err := os.CreateTemp("", "goffload-input-*")
+	if err != nil {
+		return "", problem("%v", err)
+	}
+	sf := &spool.File{File: tmp}
+	_, err = io.Copy(sf.Writer(maxStdin, "input"), r)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", problem("%s: %v", name, err)
+	}
+	return tmp.Name(), nil
+}
+
 // readListing lists an input opened by openInput; Close closes both.
 func readListing(name string, stdin io.Reader, opts *inspect.Options) (*listing, error) {
 	f, size, err := openInput(name, stdin)
