@@ -50,7 +50,15 @@ func (l *Listing) Processors() []string {
 // images, a KPAK archive's entries filed under one name (a translation
 // unit of a kpack'd binary: lib/libfoo.so#1).
 func (o *Object) Unit() string {
-	k := strings.Join(o.Path, "\x00")
+	path := o.Path
+	if n := len(path); o.Container == "offload image" && n > 0 && strings.HasPrefix(path[n-1], "offload binary ") {
+		// "offload binary 2 v2 image 1": the images of one v2 or v3
+		// binary are one unit.
+		if step, _, cut := strings.Cut(path[n-1], " image "); cut {
+			path = append(slices.Clip(path[:n-1]), step)
+		}
+	}
+	k := strings.Join(path, "\x00")
 	if o.Container == "kpak entry" {
 		k += "\x00" + o.ID
 	}
