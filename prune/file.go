@@ -647,13 +647,22 @@ func (s *selector) offloadRun(w io.Writer, in io.ReaderAt, size int64, where str
 		}
 		nested[i] = rw
 	}
-	actions, err := s.decide(where, es)
-	if err != nil {
-		return err
-	}
+	// Decided binary by binary: each is a unit a GPU loads one image of
+	// (inspect.Object.Unit), which a replacement's target chooses in.
 	action := make([]string, len(bins))
-	for j, i := range leaves {
-		action[i] = actions[j]
+	for start := 0; start < len(leaves); {
+		end := start + 1
+		for end < len(leaves) && bins[leaves[end]].Offset == bins[leaves[start]].Offset {
+			end++
+		}
+		actions, err := s.decide(where, es[start:end])
+		if err != nil {
+			return err
+		}
+		for j := start; j < end; j++ {
+			action[leaves[j]] = actions[j-start]
+		}
+		start = end
 	}
 	var imgs []offloadbin.Image
 	for i, b := range bins {

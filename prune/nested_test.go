@@ -219,3 +219,24 @@ func replaceEach(t *testing.T, in []byte) {
 		}
 	}
 }
+
+// replace --target replaces, in a run of OffloadBinaries, the image a GPU
+// loads from each binary, as extract --target picks them: it chose one
+// image across the whole run.
+func TestReplaceInEachOffloadBinary(t *testing.T) {
+	var b bytes.Buffer
+	if err := offloadbin.Write(&b, img("gfx90a", "code for gfx90a, one"), img("gfx942", "code for gfx942"), img("gfx90a", "code for gfx90a, two")); err != nil {
+		t.Fatal(err)
+	}
+	gfx90a := targets("gfx90a")[0]
+	picked, err := list(t, b.Bytes()).ForTarget(gfx90a)
+	if err != nil || len(picked) != 2 {
+		t.Fatalf("ForTarget: %v, %d", err, len(picked))
+	}
+	with := []byte("code for gfx90a, new")
+	rep, err := Rewrite(&memOut{}, bytes.NewReader(b.Bytes()), int64(b.Len()), "x", Options{Replace: &Replacement{
+		Target: gfx90a, Data: bytes.NewReader(with), Size: int64(len(with)), Force: true}})
+	if err != nil || rep.count(Replaced) != len(picked) {
+		t.Errorf("%v: %d replaced, extract picks %d", err, rep.count(Replaced), len(picked))
+	}
+}
