@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goffload/goffload/internal/format/ar"
@@ -97,5 +98,23 @@ func TestReplaceCodeObjectFiles(t *testing.T) {
 	_, err = Rewrite(&memOut{}, bytes.NewReader(only.Bytes()), int64(only.Len()), "x.a", Options{Keep: targets("gfx90a"), AllowEmpty: true})
 	if !errors.Is(err, ErrRemovable) {
 		t.Errorf("an archive of gfx1030 code only, keep gfx90a: %v", err)
+	}
+}
+
+// A replacement for another processor is refused saying so once (it said
+// "built for gfx90a (built for gfx90a)").
+func TestReplacementOfAnotherProcessor(t *testing.T) {
+	co, err := os.ReadFile(filepath.Join(realDir, "gfx90a.co"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.ReadFile("../testdata/targets/modes.hipfb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), "x", Options{Replace: &Replacement{
+		Target: targets("gfx1030")[0], Data: bytes.NewReader(co), Size: int64(len(co))}})
+	if !errors.Is(err, ErrMismatch) || strings.Count(err.Error(), "built for") != 1 {
+		t.Errorf("%v", err)
 	}
 }

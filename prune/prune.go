@@ -376,7 +376,12 @@ func (s *selector) checkReplacement(where string, e entry) error {
 		return fmt.Errorf("%w: %s: %s names no target ID%s", ErrMismatch, where, e.id, force)
 	}
 	if rank, why := slot.Loads(s.repCode); rank == 0 {
-		return fmt.Errorf("%w: %s: %s is for %s, the replacement was built for %s (%s)%s",
+		if proc, _, _ := strings.Cut(s.repCode.TargetID, ":"); why == "built for "+proc {
+			why = "" // another processor: said already
+		} else {
+			why = " (" + why + ")"
+		}
+		return fmt.Errorf("%w: %s: %s is for %s, the replacement was built for %s%s%s",
 			ErrMismatch, where, e.id, e.code.TargetID, s.repCode.TargetID, why, force)
 	}
 	return nil
