@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/editdist"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -152,7 +153,17 @@ func (t Target) Check(present []string) error {
 			if len(feats) > 0 {
 				has = "only " + strings.Join(feats, " and ")
 			}
-			return fmt.Errorf("%w: %s has no %s mode (it has %s)", ErrUnknown, p, name, has)
+			hint := ""
+			for _, f := range feats {
+				if strings.EqualFold(f, name) || editdist.Distance(strings.ToLower(name), f) <= 2 {
+					fixed := Target{Kind: t.Kind, Triple: t.Triple, Processor: p, Features: maps.Clone(t.Features)}
+					delete(fixed.Features, name)
+					fixed.Features[f] = t.Features[name]
+					hint = fmt.Sprintf("; did you mean %s?", fixed.TargetID())
+					break
+				}
+			}
+			return fmt.Errorf("%w: %s has no %s mode (it has %s%s)", ErrUnknown, p, name, has, hint)
 		}
 	}
 	return nil

@@ -55,6 +55,8 @@ func TestCheckSuggests(t *testing.T) {
 		{"gfx9999", []string{"gfx9999"}, ""},
 		{"gfx1100:xnack+", nil, "gfx1100 has no xnack mode"},
 		{"gfx90a:foo+", nil, "gfx90a has no foo mode"},
+		{"gfx90a:sramecc+:XNACK+", nil, "did you mean gfx90a:sramecc+:xnack+?"},
+		{"gfx942:xnak-", nil, "did you mean gfx942:xnack-?"},
 		{"sm_80", []string{"gfx906", "gfx90a"}, "sm_80 is not an AMD GPU; goffload chooses among AMD GPU code objects; the input holds code for gfx906, gfx90a"},
 		{"gfx942:sramecc+:xnack-", nil, ""},
 	} {
