@@ -124,12 +124,7 @@ func (s *selector) file(out Output, in io.ReaderAt, size int64, name string, dep
 	err = s.container(out, in, size, name, depth, k)
 	if errors.Is(err, ErrNoDeviceCode) && k != magic.Archive {
 		// (An archive's members were each asked already.)
-		if err = confirmNothing(in, size, name, k, err); errors.Is(err, ErrNoDeviceCode) && k.IsELF() {
-			if done, cerr := s.codeObject(out, in, size, name); done {
-				return cerr
-			}
-		}
-		return err
+		return confirmNothing(in, size, name, k, err)
 	}
 	// A 32-bit or big-endian ELF file, one of another machine, a COFF or
 	// PE file: refused only when it holds device code (i386 host
@@ -157,8 +152,8 @@ func (e *unsupportedError) Unwrap() error { return ErrRefused }
 // the file either. Device code in a place prune does not rewrite (a bundle
 // in a section of another name, an ELF of another e_type, a zip, host
 // bitcode) is refused: in an archive or a tree it would otherwise pass on
-// whole, as if it held none. A file that is one code object itself passes
-// here (file then decides on it: codeObject).
+// whole, as if it held none. (A file that is one code object itself is
+// decided on by elf: codeObject.)
 func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothing error) error {
 	found := listedDevice(in, size, name)
 	if found == nil {
@@ -198,7 +193,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 	c := &counter{w: out}
 	switch {
 	case k == magic.ELFShared || k == magic.ELFExecutable || k == magic.ELFRelocatable:
-		err = s.elf(out, in, size)
+		err = s.elf(out, in, size, name)
 		return err
 	case k == magic.OffloadBundle || k == magic.CompressedBundle:
 		// A run of bundles (one per translation unit, as .hip_fatbin
@@ -268,10 +263,14 @@ func onlyZeros(r io.ReaderAt, off, end int64) (bool, error) {
 }
 
 // elf rewrites an ELF file: its .hip_fatbin, or its bundle sections.
-func (s *selector) elf(out Output, in io.ReaderAt, size int64) error {
+func (s *selector) elf(out Output, in io.ReaderAt, size int64, name string) error {
 	var m [2]byte
 	if _, err := in.ReadAt(m[:], 18); err == nil && (m[0] == 224 || m[0] == 190) && m[1] == 0 {
-		return nothing("the file is a GPU code object itself (one target): nothing to prune")
+		// A GPU code object (AMDGPU, CUDA): decided on whole.
+		if done, err := s.codeObject(out, in, size, name); done {
+			return err
+		}
+		return nothing("the file is a GPU code object that inspect does not list as one")
 	}
 	f, err := parseELF(in, size)
 	if err != nil {
@@ -480,9 +479,15 @@ func (s *selector) codeObject(out io.Writer, in io.ReaderAt, size int64, name st
 	default:
 		s.record("file", id, size, size, actions[0])
 	}
-	n, err := io.Copy(out, src)
+	return true, s.writeWhole(out, src)
+}
+
+// writeWhole writes a file not rewritten, whole: the input as it is (or
+// the code object that replaces it).
+func (s *selector) writeWhole(out io.Writer, r io.Reader) error {
+	n, err := io.Copy(out, r)
 	s.report.SizeAft = n
-	return true, err
+	return err
 }
 
 // kpackArchive decides on the code objects of a KPAK archive (as inspect
@@ -525,9 +530,7 @@ func (s *selector) kpackArchive(out io.Writer, in io.ReaderAt, size int64, name 
 	}
 	switch {
 	case len(dropped) == 0:
-		n, err := io.Copy(out, io.NewSectionReader(in, 0, size))
-		s.report.SizeAft = n
-		return err
+		return s.writeWhole(out, io.NewSectionReader(in, 0, size))
 	case len(kept) == 0:
 		return fmt.Errorf("%w: %w (a KPAK archive of code for %s)", ErrRefused, ErrRemovable, inspect.Escape(strings.Join(uniq(dropped), ", ")))
 	}
