@@ -27,23 +27,11 @@ func openInput(name string, stdin io.Reader) (*os.File, int64, error) {
 		}
 		return s.File, s.Size, nil
 	}
-	f, err := os.Open(name)
+	f, fi, err := openFile(name)
 	if err != nil {
-		return nil, 0, usage("%v", err)
+		return nil, 0, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, usage("%v", err)
-	}
-	switch {
-	case fi.IsDir():
-		f.Close()
-		return nil, 0, usage("%s is a folder; name the files in it", name)
-	case spool.CheckDevice(fi) != nil:
-		f.Close()
-		return nil, 0, usage("%s: %v", name, spool.ErrDevice)
-	case !fi.Mode().IsRegular():
+	if !fi.Mode().IsRegular() {
 		defer f.Close()
 		s, err := spool.Read(f, maxStdin, "input")
 		if err != nil {
@@ -54,24 +42,40 @@ func openInput(name string, stdin io.Reader) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
+// openFile opens a named input: folders and character devices are usage
+// errors (they name no file to read).
+func openFile(name string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, usage("%v", err)
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		err = usage("%v", err)
+	case fi.IsDir():
+		err = usage("%s is a folder; name the files in it", name)
+	case spool.CheckDevice(fi) != nil:
+		err = usage("%s: %v", name, spool.ErrDevice)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
 // spoolNamed copies standard input ("-"), a pipe or a FIFO, read once,
 // into a named temporary file, under the bounds of openInput's spool, for
 // what reads inputs by path (check's walk); the caller removes it.
 func spoolNamed(name string, stdin io.Reader) (string, error) {
 	r := stdin
 	if name != "-" {
-		f, err := os.Open(name)
+		f, _, err := openFile(name)
 		if err != nil {
-			return "", usage("%v", err)
+			return "", err
 		}
 		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return "", usage("%v", err)
-		}
-		if spool.CheckDevice(fi) != nil {
-			return "", usage("%s: %v", name, spool.ErrDevice)
-		}
 		r = f
 	}
 	tmp, err := os.CreateTemp("", "goffload-input-*")
