@@ -308,10 +308,7 @@ func TestPruneTreeCodeObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actions := map[string]string{}
-	for _, f := range rep.Files {
-		actions[f.Path] = f.Action
-	}
+	actions := actionsOf(rep)
 	if actions["a.co"] != Unchanged || actions["b.hsaco"] != Removed {
 		t.Errorf("%+v", rep.Files)
 	}

@@ -46,10 +46,7 @@ func TestPruneTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actions := map[string]string{}
-	for _, f := range rep.Files {
-		actions[f.Path] = f.Action
-	}
+	actions := actionsOf(rep)
 	for p, want := range map[string]string{
 		"lib/libmodes.so": Rewritten, "lib/libk2.so": HostOnly, "lib/libk2.so.1": Copied,
 		"lib/rocblas/library/TensileLibrary_gfx1030.co": Removed, "lib/rocblas/library/TensileLibrary.dat": Copied,
@@ -315,11 +312,17 @@ func TestPruneTreeDryRunArchives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	actions := actionsOf(rep)
+	if actions["lib/libhost.a"] != Copied || actions["lib/libfat.a"] != Unchanged {
+		t.Errorf("%v", actions)
+	}
+}
+
+// actionsOf maps each file of a report to what was done to it.
+func actionsOf(rep *TreeReport) map[string]string {
 	actions := map[string]string{}
 	for _, f := range rep.Files {
 		actions[f.Path] = f.Action
 	}
-	if actions["lib/libhost.a"] != Copied || actions["lib/libfat.a"] != Unchanged {
-		t.Errorf("%v", actions)
-	}
+	return actions
 }
