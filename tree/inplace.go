@@ -86,7 +86,7 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 		r := &results[i]
 		rel, _ := filepath.Rel(dir, f.path)
 		r.fr = FileReport{Path: rel, SizeBefore: f.fi.Size(), SizeAf: f.fi.Size(), Action: Copied}
-		if kind, gpu, _, ok := familyOf(f.path); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+		if kind, ok := familyLeftOut(f.path, o.Options); ok {
 			r.fr.Action, r.fr.SizeAf, r.fr.Note, r.remove = Removed, 0, kind, true
 			return
 		}
@@ -303,6 +303,5 @@ func removedName(p string, fr *FileReport, o prune.Options) (string, bool) {
 	if fr.removedWhole() {
 		return wholeNote, true
 	}
-	kind, gpu, _, ok := familyOf(p)
-	return kind, ok && gpu != "" && !keepsFamilyFile(gpu, o)
+	return familyLeftOut(p, o)
 }

@@ -242,7 +242,7 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 			// Made once every file is written, unless this name is a
 			// family file of a GPU not kept.
 			rep.Files[i] = FileReport{Path: j.rel, Action: Copied, Note: "hard link to " + j.link}
-			if kind, gpu, _, ok := familyOf(j.rel); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+			if kind, ok := familyLeftOut(j.rel, o.Options); ok {
 				rep.Files[i] = FileReport{Path: j.rel, Action: Removed, SizeBefore: j.fi.Size(), Note: kind}
 			}
 			return
@@ -315,7 +315,7 @@ func containsTarget(ts []targetid.Target, t targetid.Target) bool {
 // pruneFile prunes one file into dst/rel ("" dst: a dry run).
 func pruneFile(src, dst, rel string, fi fs.FileInfo, o TreeOptions) (FileReport, []targetid.Target, error) {
 	fr := FileReport{Path: rel, SizeBefore: fi.Size(), SizeAf: fi.Size()}
-	if kind, gpu, _, ok := familyOf(src); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+	if kind, ok := familyLeftOut(src, o.Options); ok {
 		fr.Action, fr.SizeAf, fr.Note = Removed, 0, kind
 		return fr, nil, nil
 	}
@@ -428,6 +428,13 @@ func (fr *FileReport) tally(r *prune.Report) {
 			fr.Action = HostOnly
 		}
 	}
+}
+
+// familyLeftOut says whether the file at path is a data-family file of a
+// GPU not kept (left out by its name), and of which family.
+func familyLeftOut(path string, o prune.Options) (kind string, ok bool) {
+	kind, gpu, _, ok := familyOf(path)
+	return kind, ok && gpu != "" && !keepsFamilyFile(gpu, o)
 }
 
 // keepsFamilyFile says whether a family file for GPU token tok

@@ -94,7 +94,7 @@ func PruneWheel(in, out string, o TreeOptions) (*TreeReport, error) {
 func pruneMember(f *zip.File, zw *zip.Writer, o TreeOptions, changed map[string]string) (FileReport, []targetid.Target, error) {
 	all := append(append([]targetid.Target(nil), o.Keep...), o.Drop...)
 	fr := FileReport{Path: f.Name, Action: Copied, SizeBefore: int64(f.UncompressedSize64), SizeAf: int64(f.UncompressedSize64)}
-	if kind, gpu, _, ok := familyOf(f.Name); ok && gpu != "" && !keepsFamilyFile(gpu, o.Options) {
+	if kind, ok := familyLeftOut(f.Name, o.Options); ok {
 		fr.Action, fr.SizeAf, fr.Note = Removed, 0, kind
 		changed[f.Name] = ""
 		return fr, all, nil
