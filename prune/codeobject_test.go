@@ -36,8 +36,12 @@ func TestPruneCodeObjectFiles(t *testing.T) {
 		t.Errorf("keep gfx90a: %v %+v", err, rep)
 	}
 	_, err = Rewrite(&memOut{}, bytes.NewReader(co), int64(len(co)), "k.co", Options{Keep: targets("gfx1030")})
+	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "it holds code for gfx90a") {
+		t.Errorf("keep gfx1030: %v, want ErrEmpty naming what it holds", err)
+	}
+	_, err = Rewrite(&memOut{}, bytes.NewReader(co), int64(len(co)), "k.co", Options{Keep: targets("gfx1030"), AllowEmpty: true})
 	if !errors.Is(err, ErrRemovable) {
-		t.Errorf("keep gfx1030: %v", err)
+		t.Errorf("keep gfx1030, AllowEmpty: %v", err)
 	}
 	var a bytes.Buffer
 	g1030 := asMach(t, co, 0x36)

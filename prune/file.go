@@ -50,6 +50,10 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 	if err != nil {
 		// (Unmatched holds for a file refused as removable too: the
 		// targets its code objects matched are not named.)
+		if errors.Is(err, ErrRemovable) && len(opts.Keep) > 0 && r.count(Kept) == 0 && !opts.AllowEmpty {
+			// A Keep that keeps nothing is said so, whatever the file.
+			return r, fmt.Errorf("%s: %w (%s); it holds code for %s", name, ErrEmpty, targetList(opts.Keep), s.present())
+		}
 		return r, fmt.Errorf("%s: %w", name, asRefusal(err))
 	}
 	if rep := opts.Replace; rep != nil {
@@ -218,6 +222,12 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 		return s.archive(out, in, size, name, depth)
 	case k == magic.OffloadBinary:
 		err = s.offloadBinaries(c, in, size, 0, "offload binary")
+		if err == nil && c.n == 0 && len(s.report.Decisions) > 0 {
+			// Every image dropped: an empty file is no OffloadBinary a
+			// tool reads as one, so the file goes whole, as a code
+			// object of code not kept does.
+			return fmt.Errorf("%w: %w (OffloadBinaries of code for GPUs not kept only)", ErrRefused, ErrRemovable)
+		}
 	case k == magic.COFFObject || k == magic.PEExecutable:
 		return unsupported("COFF and PE files are not rewritten")
 	case k == magic.Unknown && kpak.Is(in, size):

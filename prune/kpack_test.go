@@ -32,7 +32,8 @@ func TestPruneKPAK(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := &memOut{}
-		rep, err := Rewrite(out, bytes.NewReader(in), int64(len(in)), c.file, Options{Keep: targets(c.keep...)})
+		// (A Keep keeping nothing, without AllowEmpty, is ErrEmpty: below.)
+		rep, err := Rewrite(out, bytes.NewReader(in), int64(len(in)), c.file, Options{Keep: targets(c.keep...), AllowEmpty: c.removable})
 		switch {
 		case c.refused == "" && err != nil:
 			t.Errorf("%s keep %v: %v", c.file, c.keep, err)
@@ -42,9 +43,13 @@ func TestPruneKPAK(t *testing.T) {
 			t.Errorf("%s keep %v: %v", c.file, c.keep, err)
 		}
 	}
-	// A replacement is not put into a KPAK archive.
 	in, _ := os.ReadFile("../inspect/testdata/kpak-foo_gfx1100.kpack")
-	_, err := Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), "k", Options{Replace: &Replacement{
+	_, err := Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), "k", Options{Keep: targets("gfx1030")})
+	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "it holds code for gfx1100") {
+		t.Errorf("keep gfx1030: %v, want ErrEmpty naming what it holds", err)
+	}
+	// A replacement is not put into a KPAK archive.
+	_, err = Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), "k", Options{Replace: &Replacement{
 		Target: targets("gfx1100")[0], Data: bytes.NewReader(in), Size: int64(len(in)), Force: true}})
 	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "cannot be replaced") {
 		t.Errorf("replace: %v", err)

@@ -120,6 +120,26 @@ func TestPruneNestedOffloadBinaries(t *testing.T) {
 	}
 }
 
+// An OffloadBinary file whose every image is dropped is refused as
+// removable, as a code object file is: it was written as an empty file,
+// which no tool reads as an OffloadBinary, and exit status 0.
+func TestDropEveryOffloadImage(t *testing.T) {
+	packaged, err := os.ReadFile(filepath.Join(realDir, "packaged.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string][]byte{"packaged.bin": packaged, "nested.bin": nestedFile(t)} {
+		out := &memOut{}
+		rep, err := Rewrite(out, bytes.NewReader(in), int64(len(in)), name, Options{Drop: targets("gfx906", "gfx90a", "gfx942")})
+		if !errors.Is(err, ErrRemovable) || !errors.Is(err, ErrRefused) {
+			t.Errorf("%s: drop every GPU: %v, %d bytes written", name, err, len(out.b))
+		}
+		if rep == nil || rep.count(Dropped) == 0 || rep.count(Kept) != 0 {
+			t.Errorf("%s: the report does not say what was dropped: %+v", name, rep)
+		}
+	}
+}
+
 // goffload replace --index names an OffloadBinary image by the position
 // inspect gives it, nested ones and those of a new-driver object's
 // .llvm.offloading included: each is found there (none was).

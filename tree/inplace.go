@@ -127,9 +127,9 @@ func PruneInPlace(dir string, o TreeOptions) (*TreeReport, error) {
 			rep.Unmatched = append(rep.Unmatched, t)
 		}
 	}
-	if _, _, kept, _ := rep.Totals(); len(o.Keep) > 0 && kept == 0 && !allowEmpty {
+	if err := rep.keptNothing(dir, o.Keep, allowEmpty); err != nil {
 		abort()
-		return rep, fmt.Errorf("%s: %w", dir, prune.ErrEmpty)
+		return rep, err
 	}
 	if o.DryRun {
 		abort()

@@ -45,6 +45,30 @@ type TreeReport struct {
 	Unmatched []targetid.Target // Keep or Drop targets matching nothing anywhere
 }
 
+// keptNothing is the error of a tree prune whose Keep kept no code
+// object (nil when it kept one, or AllowEmpty): prune.ErrEmpty, naming the
+// files refused, which were kept as they were and may hold what is kept.
+func (r *TreeReport) keptNothing(root string, keep []targetid.Target, allowEmpty bool) error {
+	if _, _, kept, _ := r.Totals(); len(keep) == 0 || kept > 0 || allowEmpty {
+		return nil
+	}
+	var refused []string
+	for _, f := range r.Files {
+		if f.Action == Refused {
+			refused = append(refused, f.Path)
+		}
+	}
+	n := len(refused)
+	switch {
+	case n == 0:
+		return fmt.Errorf("%s: %w", root, prune.ErrEmpty)
+	case n > 3:
+		refused = append(refused[:3], fmt.Sprintf("and %d more", n-3))
+	}
+	return fmt.Errorf("%s: %w in the files it can rewrite; %d file(s) of device code it cannot rewrite safely are not counted (%s)",
+		root, prune.ErrEmpty, n, strings.Join(refused, ", "))
+}
+
 // Totals sums the report: bytes before and after, code objects kept and
 // dropped.
 func (r *TreeReport) Totals() (before, after int64, kept, dropped int) {
@@ -295,8 +319,8 @@ func pruneInto(in, dst string, o TreeOptions) (*TreeReport, error) {
 			rep.Unmatched = append(rep.Unmatched, t)
 		}
 	}
-	if _, _, kept, _ := rep.Totals(); len(o.Keep) > 0 && kept == 0 && !allowEmpty {
-		return rep, fmt.Errorf("%s: %w", in, prune.ErrEmpty)
+	if err := rep.keptNothing(in, o.Keep, allowEmpty); err != nil {
+		return rep, err
 	}
 	rep.Files = append(rep.Files, special...)
 	sort.Slice(rep.Files, func(a, b int) bool { return rep.Files[a].Path < rep.Files[b].Path })

@@ -128,6 +128,25 @@ func TestPruneTreeKeepsSomething(t *testing.T) {
 	}
 }
 
+// A tree whose Keep matches only code in files refused (kept as they
+// were) says so: "no code object fits" alone read as if the GPU kept were
+// nowhere in it, when a refused KPAK archive holds it.
+func TestPruneTreeKeepsOnlyRefused(t *testing.T) {
+	in := t.TempDir()
+	copyTo(t, in, "../testdata/inspect/coff-fat.obj", "../inspect/testdata/kpak-zstd.kpack")
+	for _, inPlace := range []bool{false, true} {
+		var err error
+		if inPlace {
+			_, err = PruneInPlace(in, TreeOptions{Options: prune.Options{Keep: gpus("gfx1030")}})
+		} else {
+			_, err = PruneTree(in, filepath.Join(t.TempDir(), "out"), TreeOptions{Options: prune.Options{Keep: gpus("gfx1030")}})
+		}
+		if !errors.Is(err, prune.ErrEmpty) || !strings.Contains(err.Error(), "2 file(s) of device code it cannot rewrite safely are not counted (coff-fat.obj, kpak-zstd.kpack)") {
+			t.Errorf("in place %v: %v", inPlace, err)
+		}
+	}
+}
+
 // An output inside the input would be walked as input: refused.
 func TestPruneTreeOutputInside(t *testing.T) {
 	in := mkTree(t)

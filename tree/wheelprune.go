@@ -77,8 +77,8 @@ func PruneWheel(in, out string, o TreeOptions) (*TreeReport, error) {
 			rep.Unmatched = append(rep.Unmatched, t)
 		}
 	}
-	if _, _, kept, _ := rep.Totals(); len(o.Keep) > 0 && kept == 0 && !allowEmpty {
-		return rep, fmt.Errorf("%s: %w", in, prune.ErrEmpty)
+	if err := rep.keptNothing(in, o.Keep, allowEmpty); err != nil {
+		return rep, err
 	}
 	if o.DryRun {
 		return rep, nil
