@@ -165,6 +165,24 @@ func (o *Object) setCode(c *CodeObject) {
 	}
 }
 
+// Place names the container the object is in, inside its file, as list's
+// CONTAINER column shows it and prune's reports name it: the steps of its
+// path joined by " › " (escaped), or the kind of container when it is
+// in the file itself ("bundle section", "text bundle entry", "file").
+func (o *Object) Place() string {
+	if len(o.Path) == 0 {
+		return o.Container
+	}
+	var b strings.Builder
+	for i, step := range o.Path {
+		if i > 0 {
+			b.WriteString(" › ")
+		}
+		b.WriteString(Escape(step))
+	}
+	return b.String()
+}
+
 // Where returns the object's container path and ID as one line:
 // "lib.so → .hip_fatbin → bundle 3 → hipv4-amdgcn-amd-amdhsa--gfx90a",
 // with what would not print escaped (Escape).

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/binfmt"
 	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/format/magic"
@@ -262,26 +263,26 @@ func (p prefixAt) ReadAt(b []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// rewriteText rewrites a text bundle held in data.
+// rewriteText rewrites a text bundle held in data, whose entries it reads
+// as inspect lists them (textfmt.Scan); one whose END marker names another
+// entry, which list reports as damage, is refused.
 func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
-	comment, ok := textfmt.Detect(data)
-	if !ok {
-		return refuse("%s: no text bundle marker", where)
-	}
-	tr := textfmt.NewReader(data, comment)
 	var es []entry
 	var payloads [][]byte
-	for {
-		id, ok := tr.Next()
-		if !ok {
-			break
+	comment, err := textfmt.Scan(bytes.NewReader(data), "", func(sp textfmt.Span) error {
+		if sp.EndID != sp.ID {
+			return refuse("entry %s at offset %d ends with the END marker of %s", inspect.Escape(sp.ID), sp.Offset, inspect.Escape(sp.EndID))
 		}
-		payload, err := tr.Payload()
-		if err != nil {
-			return fmt.Errorf("%s: entry %s: %w", where, id, err)
-		}
-		es = append(es, s.bundleEntry(id, -1, func() io.Reader { return bytes.NewReader(payload) }))
+		payload := data[sp.Offset : sp.Offset+sp.Size]
+		es = append(es, s.bundleEntry(sp.ID, -1, func() io.Reader { return bytes.NewReader(payload) }))
 		payloads = append(payloads, payload)
+		return nil
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", where, err)
+	case len(es) == 0:
+		return refuse("%s: no text bundle marker", where)
 	}
 	actions, err := s.decide(where, es)
 	if err != nil {

@@ -42,6 +42,7 @@ func Rewrite(out Output, in io.ReaderAt, size int64, name string, opts Options) 
 		return nil, err
 	}
 	err = s.file(out, in, size, name, 0)
+	placed(r.Decisions)
 	for i, t := range append(slices.Clip(opts.Keep), opts.Drop...) {
 		if s.used[i] == 0 {
 			r.Unmatched = append(r.Unmatched, t)
@@ -208,7 +209,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 		case ferr == nil && len(spans) > 1:
 			_, err = s.writeBundles(c, &elfFile{r: in, size: size}, &shdr{off: 0, size: uint64(size)}, 0, spans)
 		case k == magic.OffloadBundle:
-			err = s.rewriteBinary(c, in, size, "bundle")
+			err = s.rewriteBinary(c, in, size, "bundle 0")
 		default:
 			var end int64
 			end, err = s.rewriteCCOB(c, in, size, "bundle 0")
@@ -237,7 +238,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 		if _, err := in.ReadAt(data, 0); err != nil {
 			return err
 		}
-		err = s.rewriteText(c, data, "text bundle")
+		err = s.rewriteText(c, data, "text bundle entry")
 	default:
 		return nothing("no device code this tool can rewrite (%s)", k)
 	}
@@ -322,19 +323,19 @@ func (s *selector) elf(out Output, in io.ReaderAt, size int64, name string) erro
 	var secs []objfmt.Section
 	for i, sh := range bundleSecs {
 		id, action := es[i].id, actions[i]
-		where := "section " + sh.name
+		const kind = "bundle section"
 		switch action {
 		case Dropped:
-			s.record(where, id, int64(sh.size), 0, action)
+			s.recordIn(kind, id, int64(sh.size), 0, action)
 			continue
 		case Replaced:
 			rep := s.opts.Replace
 			secs = append(secs, objfmt.Section{Name: sh.name, Data: rep.Data, Size: rep.Size})
-			s.record(where, id, int64(sh.size), rep.Size, action)
+			s.recordIn(kind, id, int64(sh.size), rep.Size, action)
 			continue
 		}
 		secs = append(secs, objfmt.Section{Name: sh.name, Data: io.NewSectionReader(in, int64(sh.off), int64(sh.size)), Size: int64(sh.size)})
-		s.record(where, id, int64(sh.size), int64(sh.size), action)
+		s.recordIn(kind, id, int64(sh.size), int64(sh.size), action)
 	}
 	if oi >= 0 {
 		if f.typ != etRel {
@@ -410,7 +411,11 @@ func (s *selector) archive(out Output, in io.ReaderAt, size int64, name string, 
 		}
 		err = sub.file(mo, sr, sr.Size(), m.Name, depth+1)
 		for _, d := range sub.report.Decisions {
-			d.Where = "member " + m.Name + " › " + d.Where
+			if d.Where == "" {
+				d.Where = "member " + m.Name // list's path: the member's
+			} else {
+				d.Where = "member " + m.Name + " › " + d.Where
+			}
 			s.report.Decisions = append(s.report.Decisions, d)
 		}
 		switch {
@@ -480,14 +485,14 @@ func (s *selector) codeObject(out io.Writer, in io.ReaderAt, size int64, name st
 	src := open()
 	switch actions[0] {
 	case Dropped:
-		s.record("file", id, size, 0, Dropped)
+		s.recordIn("file", id, size, 0, Dropped)
 		return true, fmt.Errorf("%w: %w (a code object for %s)", ErrRefused, ErrRemovable, inspect.Escape(code.TargetID))
 	case Replaced:
 		// The new code object in its place (checked by decide).
-		s.record("file", id, size, s.opts.Replace.Size, Replaced)
+		s.recordIn("file", id, size, s.opts.Replace.Size, Replaced)
 		src = io.NewSectionReader(s.opts.Replace.Data, 0, s.opts.Replace.Size)
 	default:
-		s.record("file", id, size, size, actions[0])
+		s.recordIn("file", id, size, size, actions[0])
 	}
 	return true, s.writeWhole(out, src)
 }
@@ -526,7 +531,7 @@ func (s *selector) kpackArchive(out io.Writer, in io.ReaderAt, size int64, name 
 	}
 	var kept, dropped []string
 	for i, o := range devs {
-		where := strings.Join(o.Path, " › ")
+		where := o.Place()
 		switch actions[i] {
 		case Replaced:
 			return refuse("KPAK archives are not rewritten: %s cannot be replaced in %s", inspect.Escape(o.ID), inspect.Escape(where))

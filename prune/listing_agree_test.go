@@ -1,6 +1,8 @@
 package prune
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,7 +34,7 @@ func TestDecisionsMatchListing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var listed []string
+		var listed, wheres []string
 		var keep []targetid.Target
 		seen := map[string]bool{}
 		for _, o := range l.Devices() {
@@ -40,6 +42,7 @@ func TestDecisionsMatchListing(t *testing.T) {
 				continue // a code object itself: decided whole (TestPruneCodeObjectFiles)
 			}
 			listed = append(listed, o.ID)
+			wheres = append(wheres, o.Place()+" | "+o.ID)
 			if x, err := targetid.ParseTarget(o.Target().TargetID); err == nil && !seen[x.String()] {
 				seen[x.String()] = true
 				keep = append(keep, x)
@@ -58,11 +61,17 @@ func TestDecisionsMatchListing(t *testing.T) {
 			}
 			continue
 		}
-		var decided []string
+		var decided, dwheres []string
 		for _, d := range rep.Decisions {
 			if d.Action != Host {
 				decided = append(decided, d.ID)
+				dwheres = append(dwheres, d.Where+" | "+d.ID)
 			}
+		}
+		slices.Sort(wheres)
+		slices.Sort(dwheres)
+		if !slices.Equal(wheres, dwheres) {
+			t.Errorf("%s: list places %q\nprune %q", f, wheres, dwheres)
 		}
 		slices.Sort(listed)
 		slices.Sort(decided)
@@ -75,5 +84,29 @@ func TestDecisionsMatchListing(t *testing.T) {
 	}
 	if rewritten < 10 {
 		t.Fatalf("only %d files with device code rewritten: the test data moved?", rewritten)
+	}
+}
+
+// A text bundle whose entry ends with the END marker of another is damage
+// list reports; prune, reading it through the same scanner, refuses it
+// (it rewrote it, splitting the entries where the markers fell).
+func TestTextEndMarkerOfAnother(t *testing.T) {
+	in := []byte("\n// __CLANG_OFFLOAD_BUNDLE____START__ host-x86_64-unknown-linux-gnu-\nhost\n" +
+		"// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx90a\n" +
+		"\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx90a\ndevice\n" +
+		"// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx90a\n")
+	l := inspect.Read(bytes.NewReader(in), int64(len(in)), "t.s", nil)
+	if len(l.Errors) == 0 {
+		t.Fatal("list reports no damage")
+	}
+	l.Close()
+	_, err := Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), "t.s", Options{Keep: targets("gfx90a")})
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "ends with the END marker of hip-amdgcn-amd-amdhsa--gfx90a") {
+		t.Errorf("%v", err)
+	}
+	// Healthy, it is rewritten.
+	good := bytes.Replace(in, []byte("END__ hip-amdgcn-amd-amdhsa--gfx90a\n\n"), []byte("END__ host-x86_64-unknown-linux-gnu-\n\n"), 1)
+	if _, err := Rewrite(&memOut{}, bytes.NewReader(good), int64(len(good)), "t.s", Options{Keep: targets("gfx90a")}); err != nil {
+		t.Errorf("healthy: %v", err)
 	}
 }

@@ -80,11 +80,15 @@ type Position struct {
 
 // A Decision is what happened to one code object.
 type Decision struct {
-	Where   string // container path, as inspect prints it
+	Where   string // container path, as list's CONTAINER column shows it (inspect.Object.Place)
 	ID      string
 	Size    int64 // bytes before
 	NewSize int64 // bytes after (0 when dropped)
 	Action  string
+	// kind names a container that is the file itself ("bundle section",
+	// "file"), with Where "": list names it so when it is not inside
+	// another (an archive member's path is the member's).
+	kind string
 }
 
 // Actions.
@@ -414,4 +418,20 @@ func (s *selector) present() string {
 
 func (s *selector) record(where, id string, size, newSize int64, action string) {
 	s.report.Decisions = append(s.report.Decisions, Decision{Where: where, ID: id, Size: size, NewSize: newSize, Action: action})
+}
+
+// recordIn records a decision on a code object in a container that is the
+// file itself, of the given kind (see Decision.kind).
+func (s *selector) recordIn(kind, id string, size, newSize int64, action string) {
+	s.report.Decisions = append(s.report.Decisions, Decision{ID: id, Size: size, NewSize: newSize, Action: action, kind: kind})
+}
+
+// placed gives each decision on a container that is the file itself its
+// kind as Where, as list names it.
+func placed(ds []Decision) {
+	for i := range ds {
+		if ds[i].Where == "" {
+			ds[i].Where = ds[i].kind
+		}
+	}
 }

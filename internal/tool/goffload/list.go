@@ -352,18 +352,9 @@ func appendHex(b []byte, n int64) []byte {
 }
 
 func appendContainer(b []byte, o *inspect.Object) []byte {
-	start := len(b)
-	for i, step := range o.Path {
-		if i > 0 {
-			b = append(b, " › "...)
-		}
-		b = append(b, inspect.Escape(step)...)
-	}
+	b = append(b, o.Place()...)
 	if c := o.Compressed; c != nil && c.Size > 0 {
 		b = append(strconv.AppendFloat(append(b, " ("...), c.Ratio(), 'f', 1, 64), "×)"...)
-	}
-	if len(b) == start {
-		return append(b, o.Container...)
 	}
 	return b
 }
