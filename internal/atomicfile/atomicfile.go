@@ -330,3 +330,22 @@ func removePending() {
 		os.Remove(name)
 	}
 }
+
+// Scratch creates a temporary file as os.CreateTemp(dir, pattern) does,
+// which a SIGINT, SIGTERM or SIGHUP removes before the process dies (on
+// Unix), as it removes pending outputs: a copy of a pipe or of standard
+// input a command reads by name. Discard removes it.
+func Scratch(dir, pattern string) (*os.File, error) {
+	pending.Lock()
+	defer pending.Unlock()
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	pending.names[f.Name()] = true
+	watchSignals()
+	return f, nil
+}
+
+// Discard removes a file Scratch made (an error when it is gone).
+func Discard(name string) error { return settle(func() error { return remove(name) }) }

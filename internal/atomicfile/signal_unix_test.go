@@ -72,3 +72,53 @@ func TestSignalRemovesParked(t *testing.T) {
 		t.Errorf("target holds %q, want the old content", b)
 	}
 }
+
+// A scratch file (check's copy of a pipe) is removed when SIGINT ends
+// the process, and by Discard otherwise.
+func TestSignalRemovesScratch(t *testing.T) {
+	if dir := os.Getenv("ATOMICFILE_SCRATCH_CHILD"); dir != "" {
+		f, err := Scratch(dir, "copy-*")
+		if err != nil {
+			os.Exit(3)
+		}
+		f.WriteString("data")
+		os.Stdout.WriteString("made\n")
+		time.Sleep(time.Minute)
+		os.Exit(5)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalRemovesScratch$")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_SCRATCH_CHILD="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if line != "made\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child said %q", line)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "copy-*")); len(names) != 1 {
+		t.Errorf("before the signal: %d scratch files, want 1", len(names))
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %d files", len(entries))
+	}
+	f, err := Scratch(dir, "copy-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := Discard(f.Name()); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("Discard left %d files", len(entries))
+	}
+}

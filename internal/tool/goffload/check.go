@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/targetid"
 	"github.com/goffload/goffload/tree"
 	"github.com/urfave/cli/v2"
@@ -90,7 +91,7 @@ func runCheck(c *cli.Context) error {
 			if err != nil {
 				return err
 			}
-			defer os.Remove(tmp)
+			defer atomicfile.Discard(tmp)
 			paths[i], shown[tmp] = tmp, p
 			continue
 		}

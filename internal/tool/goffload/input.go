@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/internal/atomicfile"
 	"github.com/goffload/goffload/internal/spool"
 	"github.com/goffload/goffload/targetid"
 )
@@ -78,7 +79,7 @@ func spoolNamed(name string, stdin io.Reader) (string, error) {
 		defer f.Close()
 		r = f
 	}
-	tmp, err := os.CreateTemp("", "goffload-input-*")
+	tmp, err := atomicfile.Scratch("", "goffload-input-*") // removed should a signal end the run
 	if err != nil {
 		return "", problem("%v", err)
 	}
@@ -88,7 +89,7 @@ func spoolNamed(name string, stdin io.Reader) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		atomicfile.Discard(tmp.Name())
 		return "", problem("%s: %v", name, err)
 	}
 	return tmp.Name(), nil
