@@ -135,13 +135,21 @@ func levelParams(level, n int) params {
 }
 
 // textParams are levels 5-15 for text (text bundles: preprocessed sources,
-// assembly, IR): there parseFast's sparse chains and the rows fall behind
-// libzstd's (rows 4-7% larger at 9-15 on three preprocessed C++ files), and
-// hash chains of every position with long-distance matches do not.
+// assembly, IR): there parseFast's sparse chains fall behind libzstd's, and
+// so do the rows at 8-15 on preprocessed C++ (4-7% larger than libzstd at
+// 9-15 on three files; on the disassembly of three GPUs' code they are
+// 10-25% smaller). Levels 5-7 take rows, with long-distance matches at 6-7:
+// smaller than libzstd on both at 0.6-1.5 of its CPU time, where hash
+// chains took 2-2.5 (compress/NOTES.md, "Text at levels 5-7"); levels
+// 8-15 take hash chains of every position with long-distance matches.
 func textParams(level int) params {
 	switch {
 	case level <= 5:
-		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 4, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
+		return params{minMatch: 5, hashLog: 18, depth: 8, lazy: 1, targetLen: 32, row: true, skipIn: 8}
+	case level <= 6:
+		return params{minMatch: 5, hashLog: 18, depth: 12, lazy: 1, targetLen: 32, row: true, ldm: true, ldmLog: 5, skipIn: 8}
+	case level <= 7:
+		return params{minMatch: 5, hashLog: 18, depth: 12, lazy: 2, targetLen: 64, row: true, ldm: true, ldmLog: 5, skipIn: 8}
 	case level <= 10:
 		return params{minMatch: 5, hashLog: 18, chainLog: 20, depth: 16, lazy: 2, targetLen: 128, ldm: true, ldmLog: 6, skipIn: 32}
 	}

@@ -284,7 +284,7 @@ func TestLooksText(t *testing.T) {
 		text = append(text, words[r.Intn(len(words))]...)
 		text = append(text, " ;\n"[r.Intn(3)])
 	}
-	for _, level := range []int{5, 8, 9, 10, 13, 15} {
+	for _, level := range []int{5, 6, 7, 8, 9, 10, 13, 15} {
 		if got, want := Encode(nil, text, level, 1), encode(nil, text, textParams(level), 1); !bytes.Equal(got, want) {
 			t.Errorf("level %d: text not encoded with textParams", level)
 		}
