@@ -166,21 +166,14 @@ func (o *Object) setCode(c *CodeObject) {
 }
 
 // Place names the container the object is in, inside its file, as list's
-// CONTAINER column shows it and prune's reports name it: the steps of its
-// path joined by " › " (escaped), or the kind of container when it is
-// in the file itself ("bundle section", "text bundle entry", "file").
+// CONTAINER column shows it (escaped there) and prune's reports name it:
+// the steps of its path joined by " › ", or the kind of container when it
+// is in the file itself ("bundle section", "text bundle entry", "file").
 func (o *Object) Place() string {
 	if len(o.Path) == 0 {
 		return o.Container
 	}
-	var b strings.Builder
-	for i, step := range o.Path {
-		if i > 0 {
-			b.WriteString(" › ")
-		}
-		b.WriteString(Escape(step))
-	}
-	return b.String()
+	return strings.Join(o.Path, " › ")
 }
 
 // Where returns the object's container path and ID as one line:

@@ -264,14 +264,16 @@ func (p prefixAt) ReadAt(b []byte, off int64) (int, error) {
 }
 
 // rewriteText rewrites a text bundle held in data, whose entries it reads
-// as inspect lists them (textfmt.Scan); one whose END marker names another
-// entry, which list reports as damage, is refused.
+// as inspect lists them (textfmt.Scan); an entry whose END marker names
+// another, which list reports, is damage here too (as one without an END
+// marker is).
 func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 	var es []entry
 	var payloads [][]byte
 	comment, err := textfmt.Scan(bytes.NewReader(data), "", func(sp textfmt.Span) error {
 		if sp.EndID != sp.ID {
-			return refuse("entry %s at offset %d ends with the END marker of %s", inspect.Escape(sp.ID), sp.Offset, inspect.Escape(sp.EndID))
+			return fmt.Errorf("offset %#x: END marker: %w: entry %q ends with the END marker of %q",
+				sp.Offset+sp.Size+1, inspect.ErrMalformed, sp.ID, sp.EndID)
 		}
 		payload := data[sp.Offset : sp.Offset+sp.Size]
 		es = append(es, s.bundleEntry(sp.ID, -1, func() io.Reader { return bytes.NewReader(payload) }))
@@ -288,21 +290,23 @@ func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 	if err != nil {
 		return err
 	}
+	// Each entry is in the file itself, as list places it.
+	const kind = "text bundle entry"
 	var src []textfmt.Source
 	for i, e := range es {
 		n := int64(len(payloads[i]))
 		switch actions[i] {
 		case Dropped:
-			s.record(where, e.id, n, 0, actions[i])
+			s.recordIn(kind, e.id, n, 0, actions[i])
 			continue
 		case Replaced:
 			rep := s.opts.Replace
 			src = append(src, textfmt.Source{ID: e.id, R: io.NewSectionReader(rep.Data, 0, rep.Size)})
-			s.record(where, e.id, n, rep.Size, actions[i])
+			s.recordIn(kind, e.id, n, rep.Size, actions[i])
 			continue
 		}
 		src = append(src, textfmt.Source{ID: e.id, R: bytes.NewReader(payloads[i])})
-		s.record(where, e.id, n, n, actions[i])
+		s.recordIn(kind, e.id, n, n, actions[i])
 	}
 	return textfmt.Write(w, comment, src)
 }

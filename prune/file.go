@@ -30,7 +30,9 @@ const maxMember = 1 << 30
 //
 // A rewrite that drops and replaces nothing writes the input byte for
 // byte. A Keep that keeps no code object of the input fails with ErrEmpty
-// (unless Options.AllowEmpty); a Keep or Drop target that matches no code
+// (unless Options.AllowEmpty); a file whose code objects are all dropped
+// and that cannot be written without them is refused with ErrRemovable
+// (AllowEmpty or not); a Keep or Drop target that matches no code
 // object is named in Report.Unmatched. A Replace whose target no container
 // holds fails with a *targetid.NoMatchError, and one whose target leaves a
 // mode open where a container holds only builds that set it with a
@@ -164,7 +166,7 @@ func confirmNothing(in io.ReaderAt, size int64, name string, k magic.Kind, nothi
 	if found == nil {
 		return nothing
 	}
-	where := inspect.Escape(strings.Join(append(slices.Clip(found.Path), found.Container), " › "))
+	where := inspect.Escape(found.Place())
 	off, inner := found.Position()
 	at := fmt.Sprintf("at offset %#x", off)
 	if inner >= 0 {
@@ -238,7 +240,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 		if _, err := in.ReadAt(data, 0); err != nil {
 			return err
 		}
-		err = s.rewriteText(c, data, "text bundle entry")
+		err = s.rewriteText(c, data, "text bundle")
 	default:
 		return nothing("no device code this tool can rewrite (%s)", k)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/inspect"
+	"github.com/goffload/goffload/internal/format/ar"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -24,6 +25,27 @@ func TestDecisionsMatchListing(t *testing.T) {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}
+	// And an archive of members of every kind list places by the member:
+	// a text bundle, a code object, OffloadBinaries, a KPAK archive, a fat
+	// object of bundle sections.
+	var members []ar.NewMember
+	for _, f := range []string{"../testdata/inspect/kernel.s", "../testdata/inspect/gfx90a.co", "../testdata/inspect/packaged.bin",
+		"../inspect/testdata/kpak-foo_gfx1100.kpack", "../testdata/inspect/rdc.o"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		members = append(members, ar.NewMember{Name: filepath.Base(f), Data: bytes.NewReader(b), Size: int64(len(b))})
+	}
+	mixed := filepath.Join(t.TempDir(), "mixed.a")
+	var a bytes.Buffer
+	if err := ar.WriteGNU(&a, members); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mixed, a.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, mixed)
 	rewritten := 0
 	for _, f := range files {
 		fi, err := os.Stat(f)
@@ -41,8 +63,12 @@ func TestDecisionsMatchListing(t *testing.T) {
 			if o.Container == "file" && len(o.Path) == 0 {
 				continue // a code object itself: decided whole (TestPruneCodeObjectFiles)
 			}
-			listed = append(listed, o.ID)
-			wheres = append(wheres, o.Place()+" | "+o.ID)
+			id := o.ID
+			if id == "" {
+				id = o.Target().TargetID // a code object: prune names it by its target
+			}
+			listed = append(listed, id)
+			wheres = append(wheres, o.Place()+" | "+id)
 			if x, err := targetid.ParseTarget(o.Target().TargetID); err == nil && !seen[x.String()] {
 				seen[x.String()] = true
 				keep = append(keep, x)
@@ -88,8 +114,9 @@ func TestDecisionsMatchListing(t *testing.T) {
 }
 
 // A text bundle whose entry ends with the END marker of another is damage
-// list reports; prune, reading it through the same scanner, refuses it
-// (it rewrote it, splitting the entries where the markers fell).
+// list reports; prune, reading it through the same scanner, reports it as
+// damage too, as it does an entry without an END marker (it rewrote it,
+// splitting the entries where the markers fell).
 func TestTextEndMarkerOfAnother(t *testing.T) {
 	in := []byte("\n// __CLANG_OFFLOAD_BUNDLE____START__ host-x86_64-unknown-linux-gnu-\nhost\n" +
 		"// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx90a\n" +
@@ -101,8 +128,9 @@ func TestTextEndMarkerOfAnother(t *testing.T) {
 	}
 	l.Close()
 	_, err := Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), "t.s", Options{Keep: targets("gfx90a")})
-	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "ends with the END marker of hip-amdgcn-amd-amdhsa--gfx90a") {
-		t.Errorf("%v", err)
+	if err == nil || errors.Is(err, ErrRefused) || !errors.Is(err, inspect.ErrMalformed) ||
+		!strings.Contains(err.Error(), `offset 0x4a: END marker: malformed input: entry "host-x86_64-unknown-linux-gnu-" ends with the END marker of "hip-amdgcn-amd-amdhsa--gfx90a"`) {
+		t.Errorf("%v, want damage at the END marker, as list reports it", err)
 	}
 	// Healthy, it is rewritten.
 	good := bytes.Replace(in, []byte("END__ hip-amdgcn-amd-amdhsa--gfx90a\n\n"), []byte("END__ host-x86_64-unknown-linux-gnu-\n\n"), 1)

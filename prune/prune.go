@@ -141,10 +141,13 @@ func refuse(format string, a ...any) error {
 // ErrEmpty is a Keep that keeps no code object of the input.
 var ErrEmpty = fmterr.Kind("prune: no code object of the input fits what is kept", fmterr.ErrNoMatch)
 
-// ErrRemovable marks the refusal of a file prune does not rewrite whose
-// code objects are all dropped (with ErrRefused): a KPAK archive, one GPU
-// family's code that the runtime finds by its folder. Pruning a folder or
-// a wheel leaves such a file out; pruning the file alone refuses it.
+// ErrRemovable marks the refusal of a file whose code objects are all
+// dropped and that no empty form of the file would stand for (with
+// ErrRefused): a file that is one code object, a KPAK archive, a file of
+// OffloadBinaries only, a static archive each of whose members is one of
+// these. Pruning a folder or a wheel leaves such a file out (an archive
+// leaves out such a member); pruning the file alone refuses it, and a Keep
+// that keeps none of its code objects is ErrEmpty there unless AllowEmpty.
 var ErrRemovable = fmterr.Kind("every code object is dropped, and the file is not rewritten: it may be removed whole", fmterr.ErrNoMatch)
 
 // ErrMismatch is a replacement that is not code the replaced entry's
@@ -433,5 +436,6 @@ func placed(ds []Decision) {
 		if ds[i].Where == "" {
 			ds[i].Where = ds[i].kind
 		}
+		ds[i].kind = ""
 	}
 }

@@ -58,15 +58,20 @@ func (r *TreeReport) keptNothing(root string, keep []targetid.Target, allowEmpty
 			refused = append(refused, f.Path)
 		}
 	}
+	names := make([]string, len(keep))
+	for i, t := range keep {
+		names[i] = t.String()
+	}
+	kept := strings.Join(names, ", ")
 	n := len(refused)
 	switch {
 	case n == 0:
-		return fmt.Errorf("%s: %w", root, prune.ErrEmpty)
+		return fmt.Errorf("%s: %w (%s)", root, prune.ErrEmpty, kept)
 	case n > 3:
 		refused = append(refused[:3], fmt.Sprintf("and %d more", n-3))
 	}
-	return fmt.Errorf("%s: %w in the files it can rewrite; %d file(s) of device code it cannot rewrite safely are not counted (%s)",
-		root, prune.ErrEmpty, n, strings.Join(refused, ", "))
+	return fmt.Errorf("%s: %w (%s) in the files it can rewrite; %d file(s) of device code it cannot rewrite safely are not counted (%s)",
+		root, prune.ErrEmpty, kept, n, strings.Join(refused, ", "))
 }
 
 // Totals sums the report: bytes before and after, code objects kept and

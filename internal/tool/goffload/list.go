@@ -352,7 +352,7 @@ func appendHex(b []byte, n int64) []byte {
 }
 
 func appendContainer(b []byte, o *inspect.Object) []byte {
-	b = append(b, o.Place()...)
+	b = append(b, inspect.Escape(o.Place())...)
 	if c := o.Compressed; c != nil && c.Size > 0 {
 		b = append(strconv.AppendFloat(append(b, " ("...), c.Ratio(), 'f', 1, 64), "×)"...)
 	}

@@ -55,7 +55,7 @@ Examples:
 			&cli.BoolFlag{Name: "in-place", Usage: "replace the input (through a temporary file and rename)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be kept and dropped, write nothing"},
 			&cli.IntFlag{Name: "level", Usage: "compression level for rewritten CCOBs (default: LLVM's)"},
-			&cli.BoolFlag{Name: "allow-empty", Usage: "write the output even when --keep keeps no code object at all"},
+			&cli.BoolFlag{Name: "allow-empty", Usage: "write the output even when --keep keeps no code object at all (a file that is only device code, such as a .co, a KPAK archive or an OffloadBinary file, is still refused: there is no empty form of it to write)"},
 		},
 		Action:       runPrune,
 		OnUsageError: commandUsageError,
@@ -196,13 +196,9 @@ func rewrite(c *cli.Context, opts prune.Options) error {
 	var dst prune.Output
 	var commit func() error
 	if dry {
-		tmp, err := os.CreateTemp("", "goffload-dry-*")
-		if err != nil {
-			return problem("%v", err)
-		}
-		defer os.Remove(tmp.Name())
-		defer tmp.Close()
-		dst, commit = tmp, func() error { return nil }
+		// Written nowhere, as a tree's dry run (no file left should a
+		// signal end the run).
+		dst, commit = prune.Discard{}, func() error { return nil }
 	} else {
 		af, err := atomicfile.CreateFile(out)
 		if err != nil {
