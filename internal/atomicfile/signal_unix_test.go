@@ -33,26 +33,12 @@ func TestSignalRemovesParked(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "out"), []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalRemovesParked$")
-	cmd.Env = append(os.Environ(), "ATOMICFILE_SIGNAL_CHILD="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if line != "parked\n" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("child said %q", line)
-	}
+	cmd := startChild(t, "TestSignalRemovesParked", "ATOMICFILE_SIGNAL_CHILD="+dir, "parked")
 	if names, _ := filepath.Glob(filepath.Join(dir, ".out.tmp*")); len(names) != 1 {
 		t.Errorf("before the signal: %d parked files, want 1", len(names))
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("child: %v, want death by SIGTERM", err)
@@ -89,21 +75,7 @@ func TestSignalRemovesScratch(t *testing.T) {
 		os.Exit(5)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalRemovesScratch$")
-	cmd.Env = append(os.Environ(), "ATOMICFILE_SCRATCH_CHILD="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
-	if line != "made\n" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("child said %q", line)
-	}
+	cmd := startChild(t, "TestSignalRemovesScratch", "ATOMICFILE_SCRATCH_CHILD="+dir, "made")
 	if names, _ := filepath.Glob(filepath.Join(dir, "copy-*")); len(names) != 1 {
 		t.Errorf("before the signal: %d scratch files, want 1", len(names))
 	}
@@ -124,4 +96,27 @@ func TestSignalRemovesScratch(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("Discard left %d files", len(entries))
 	}
+}
+
+// startChild runs test in a child process of this test binary with env
+// set, and waits for it to print the line want (its state is ready to be
+// signalled).
+func startChild(t *testing.T, test, env, want string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if line != want+"\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child said %q", line)
+	}
+	return cmd
 }
