@@ -17,6 +17,9 @@
 #      objects cut out with goffload list and extract into WORKDIR): kernels
 #      the encoder was not tuned on, e.g. Debian's ROCm libraries
 #      (scripts/fetch-trixie-rocm.sh); named R1, R2, ... in the order given
+#   text:TYPE:F1,F2,F3  a text bundle (-type=TYPE: ii, s, ll, ...) of three
+#      text files (absolute paths), as host, gfx90a and gfx1100 entries, e.g. preprocessed
+#      sources (clang -E) or disassembly (llvm-objdump -d); named T1, T2, ...
 # Each table gives size, ratio (uncompressed bundle / compressed file), wall
 # and CPU time (user + sys, as /usr/bin/time's %e and %U + %S report them,
 # child processes included) and peak RSS, for both tools; then a goals table
@@ -63,7 +66,7 @@ unset CORPUS_KERNELS CORPUS_DEBUG
 
 [ -x "$LLVM" ] || { echo "$0: $LLVM not found" >&2; exit 1; }
 for c in $corpora; do
-  case $c in a|b|c|d|e|real:*:*) ;; *) echo "$0: CORPORA: unknown corpus '$c' (a, b, c, d, e or real:LIB:N)" >&2; exit 2;; esac
+  case $c in a|b|c|d|e|real:*:*|text:*:*,*,*) ;; *) echo "$0: CORPORA: unknown corpus '$c' (a, b, c, d, e, real:LIB:N or text:TYPE:F1,F2,F3)" >&2; exit 2;; esac
 done
 [ ${#levels[@]} -gt 0 ] || { echo "$0: no LEVELS" >&2; exit 2; }
 [ "$repeat" -ge 1 ] 2>/dev/null || { echo "$0: REPEAT must be >= 1" >&2; exit 2; }
@@ -144,8 +147,8 @@ ok() { # OURS LLVM: "yes (ours/LLVM)" if OURS <= LLVM, else "NO (...)"
 # bench_corpus NAME DIR ARCHS DESCRIPTION: the tables for one corpus. Leaves
 # the compressed files as WORKDIR/{llvm,ours}.NAME.LEVEL.
 bench_corpus() {
-  local name=$1 dir=$2 list=$3 desc=$4 a n total=0 row goals missed=
-  local -a alist inputs bundle
+  local name=$1 dir=$2 list=$3 desc=$4 a total=0
+  local -a alist inputs
   local targets=host-x86_64-unknown-linux-gnu
   IFS=, read -ra alist <<<"$list"
   inputs=(-input=/dev/null)
@@ -156,10 +159,31 @@ bench_corpus() {
   done
   # The bundler job clang 22 runs for `clang -x hip --offload-compress`.
   bundle=(-type=o -bundle-align=4096 -targets="$targets" "${inputs[@]}")
+  bench_bundle "$name" "$desc" "${#alist[@]} code objects ($list), $(commas $total) bytes ($dir)"
+}
 
+# bench_text NAME TYPE FILES DESCRIPTION: the tables for a text bundle of
+# the three comma-separated FILES.
+bench_text() {
+  local name=$1 type=$2 files=$3 desc=$4 f total=0
+  local -a flist inputs
+  IFS=, read -ra flist <<<"$files"
+  for f in "${flist[@]}"; do
+    [ -f "$f" ] || { echo "$0: text corpus: no file $f" >&2; exit 1; }
+    inputs+=(-input="$f")
+    total=$((total + $(size "$f")))
+  done
+  bundle=(-type="$type" -targets=host-x86_64-unknown-linux-gnu,hip-amdgcn-amd-amdhsa--gfx90a,hip-amdgcn-amd-amdhsa--gfx1100 "${inputs[@]}")
+  bench_bundle "$name" "$desc" "${#flist[@]} text files ($files), $(commas $total) bytes"
+}
+
+# bench_bundle NAME DESCRIPTION WHAT: the tables for the bundler arguments
+# in the array bundle (WHAT says what it holds).
+bench_bundle() {
+  local name=$1 desc=$2 what=$3 n row goals missed=
   echo "## Corpus ${name^^}: $desc"
   echo
-  echo "${#alist[@]} code objects ($list), $(commas $total) bytes ($dir);" \
+  echo "$what;" \
     "load average $(cut -d' ' -f1-3 /proc/loadavg); times: mean of $repeat run(s)"
   echo
 
@@ -280,6 +304,10 @@ for c in $corpora; do
       lib=${spec%:*} bn=${spec##*:}
       list=$(real_corpus "$lib" "$bn" "$work/real$realn")
       bench_corpus "r$realn" "$work/real$realn" "$list" "bundle $bn of $(basename "$lib") (real kernels, not tuned on)" ;;
+    text:*)
+      textn=$((${textn:-0} + 1))
+      spec=${c#text:}
+      bench_text "t$textn" "${spec%%:*}" "${spec#*:}" "a -type=${spec%%:*} text bundle" ;;
   esac
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
