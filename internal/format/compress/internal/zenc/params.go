@@ -139,7 +139,7 @@ func levelParams(level, n int) params {
 // so do the rows at 8-15 on preprocessed C++ (4-7% larger than libzstd at
 // 9-15 on three files; on the disassembly of three GPUs' code they are
 // 10-25% smaller). Levels 5-7 take rows, with long-distance matches at 6-7:
-// smaller than libzstd on both at 0.8-1.3 of its CPU time, where hash
+// smaller than libzstd on both at 0.84-1.43 of its CPU time, where hash
 // chains took 2.0-2.8 (compress/NOTES.md, "Text at levels 5-7"); levels
 // 8-15 take hash chains of every position with long-distance matches.
 func textParams(level int) params {
