@@ -276,7 +276,8 @@ func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 				sp.Offset+sp.Size+1, inspect.ErrMalformed, sp.ID, sp.EndID)
 		}
 		payload := data[sp.Offset : sp.Offset+sp.Size]
-		es = append(es, s.bundleEntry(sp.ID, -1, func() io.Reader { return bytes.NewReader(payload) }))
+		// At the offset list gives it: replace --index finds it there.
+		es = append(es, s.bundleEntry(sp.ID, sp.Offset, func() io.Reader { return bytes.NewReader(payload) }))
 		payloads = append(payloads, payload)
 		return nil
 	})

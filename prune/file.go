@@ -524,8 +524,14 @@ func (s *selector) kpackArchive(out io.Writer, in io.ReaderAt, size int64, name 
 	}
 	es := make([]entry, len(devs))
 	for i, o := range devs {
+		// Positions in the input, as list gives them (an archive
+		// member's start added).
 		off, inner := o.Position()
-		es[i] = entry{id: o.ID, code: o.Target(), pos: Position{off, inner}}
+		pos := s.position(off)
+		if inner >= 0 && pos.Offset >= 0 {
+			pos.Inner = inner
+		}
+		es[i] = entry{id: o.ID, code: o.Target(), pos: pos}
 	}
 	actions, err := s.decide("KPAK archive", es)
 	if err != nil {

@@ -25,27 +25,7 @@ func TestDecisionsMatchListing(t *testing.T) {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}
-	// And an archive of members of every kind list places by the member:
-	// a text bundle, a code object, OffloadBinaries, a KPAK archive, a fat
-	// object of bundle sections.
-	var members []ar.NewMember
-	for _, f := range []string{"../testdata/inspect/kernel.s", "../testdata/inspect/gfx90a.co", "../testdata/inspect/packaged.bin",
-		"../inspect/testdata/kpak-foo_gfx1100.kpack", "../testdata/inspect/rdc.o"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		members = append(members, ar.NewMember{Name: filepath.Base(f), Data: bytes.NewReader(b), Size: int64(len(b))})
-	}
-	mixed := filepath.Join(t.TempDir(), "mixed.a")
-	var a bytes.Buffer
-	if err := ar.WriteGNU(&a, members); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(mixed, a.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	files = append(files, mixed)
+	files = append(files, mixedArchive(t))
 	rewritten := 0
 	for _, f := range files {
 		fi, err := os.Stat(f)
@@ -137,4 +117,76 @@ func TestTextEndMarkerOfAnother(t *testing.T) {
 	if _, err := Rewrite(&memOut{}, bytes.NewReader(good), int64(len(good)), "t.s", Options{Keep: targets("gfx90a")}); err != nil {
 		t.Errorf("healthy: %v", err)
 	}
+}
+
+// One answer for replace --index: every device code object list shows in
+// a file prune rewrites is found at the position list gives it, and only
+// it is replaced (text bundle entries were found nowhere).
+func TestReplaceAtEveryListedPosition(t *testing.T) {
+	var files []string
+	for _, g := range []string{"../testdata/inspect/*", "../testdata/targets/*", "../testdata/llvmtests/*"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	files = append(files, mixedArchive(t))
+	with := []byte("replacement")
+	tried := 0
+	for _, f := range files {
+		in, err := os.ReadFile(f)
+		if err != nil {
+			continue // a folder
+		}
+		l := inspect.Read(bytes.NewReader(in), int64(len(in)), f, &inspect.Options{SkipHeaders: true})
+		devs := l.Devices()
+		l.Close()
+		if len(l.Errors) > 0 {
+			continue
+		}
+		for i, o := range devs {
+			if o.Nested > 0 {
+				continue
+			}
+			off, inner := o.Position()
+			rep, err := Rewrite(&memOut{}, bytes.NewReader(in), int64(len(in)), f, Options{
+				Replace: &Replacement{Data: bytes.NewReader(with), Size: int64(len(with)), Force: true, At: []Position{{off, inner}}}})
+			if err != nil {
+				if !errors.Is(err, ErrRefused) {
+					t.Errorf("%s: object %d (%s at %#x/%d): %v", f, i, o.ID, off, inner, err)
+				}
+				continue
+			}
+			tried++
+			if n := rep.count(Replaced); n != 1 {
+				t.Errorf("%s: object %d (%s at %#x/%d): %d replaced", f, i, o.ID, off, inner, n)
+			}
+		}
+	}
+	if tried < 20 {
+		t.Fatalf("only %d replacements tried: the test data moved?", tried)
+	}
+}
+
+// mixedArchive writes an archive of members of every kind list places by
+// the member: a text bundle, a code object, OffloadBinaries, a KPAK
+// archive, a fat object of bundle sections; it returns its path.
+func mixedArchive(t *testing.T) string {
+	t.Helper()
+	var members []ar.NewMember
+	for _, f := range []string{"../testdata/inspect/kernel.s", "../testdata/inspect/gfx90a.co", "../testdata/inspect/packaged.bin",
+		"../inspect/testdata/kpak-foo_gfx1100.kpack", "../testdata/inspect/rdc.o"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		members = append(members, ar.NewMember{Name: filepath.Base(f), Data: bytes.NewReader(b), Size: int64(len(b))})
+	}
+	mixed := filepath.Join(t.TempDir(), "mixed.a")
+	var a bytes.Buffer
+	if err := ar.WriteGNU(&a, members); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mixed, a.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return mixed
 }
