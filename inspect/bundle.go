@@ -1,21 +1,33 @@
 package inspect
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/internal/format/binfmt"
 	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/format/fatbin"
 	"github.com/goffload/goffload/internal/format/magic"
+	"github.com/goffload/goffload/internal/format/textfmt"
 )
 
 // headerWindow is how much of a CCOB's data listing may inflate: its
 // bundle's entry table (32 bytes, then 24 bytes and an ID per entry) ends
 // well before.
 const headerWindow = 1 << 20
+
+// maxCompressedText bounds the text bundle a CCOB may hold that is
+// scanned for its entries (the drop-in bundler reads text bundles up to
+// 1 GiB, plain or inflated).
+const maxCompressedText = 1 << 30
+
+// textWindow is how far into a file or a CCOB's payload a text bundle's
+// first START marker is looked for (isTextBundle's rule).
+const textWindow = 4096
 
 // walkBundles lists the run of bundles in r[0:size], binary or
 // compressed, separated by zero padding (the contents of a .hip_fatbin
@@ -149,15 +161,38 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 		return cr, nil
 	}
 	usize := int64(m.UncompressedSize)
-	h := make([]byte, len(magic.BundleMagic))
+	h := make([]byte, textWindow)
 	k, herr := io.ReadFull(cr, h)
+	h = h[:k]
+	_, text := textfmt.Detect(h)
 	switch {
-	case string(h[:k]) == magic.BundleMagic:
-		w.bundleTable(io.MultiReader(strings.NewReader(string(h)), cr), usize, nil, q)
+	case bytes.HasPrefix(h, []byte(magic.BundleMagic)):
+		w.bundleTable(io.MultiReader(bytes.NewReader(h), cr), usize, nil, q)
 	case k == 0 && usize == 0:
 		// An empty CCOB: nothing inside.
 	case herr != nil && !errors.Is(herr, io.ErrUnexpectedEOF) && !errors.Is(herr, io.EOF):
 		w.fail(q, 0, "payload", herr)
+	case text:
+		// A text bundle (-type=s, ll, ii ... with -compress), found as
+		// one is in a file (a START marker in its first 4 KiB): its
+		// entries are where their markers are, so the whole payload is
+		// scanned, streaming, as LLVM's bundler reads it.
+		if usize > maxCompressedText {
+			// A bomb's claim or not, scanning it is unbounded work.
+			w.fail(q, 0, "payload", fmt.Errorf("%w: a compressed text bundle of %d bytes, more than the %d scanned for its entries", fmterr.ErrLimit, usize, int64(maxCompressedText)))
+			break
+		}
+		src, err := q.open()
+		if err != nil {
+			w.fail(q, 0, "payload", err)
+			break
+		}
+		// The header's size bounds the scan (a payload longer than it
+		// claims is damage a reader of its entries finds).
+		w.scanText(io.LimitReader(src, usize), nil, q)
+		if c, ok := src.(io.Closer); ok {
+			c.Close()
+		}
 	default:
 		// Not a bundle: a code object compressed by itself.
 		o := &Object{Container: "compressed payload"}

@@ -18,6 +18,9 @@ func FuzzRead(f *testing.F) {
 	f.Add(b)
 	f.Add(ccob(f, b, compress.Options{Version: 3}))
 	f.Add(ccob(f, b, compress.Options{Version: 1, Zlib: true}))
+	if text, err := os.ReadFile("../testdata/inspect/kernel.s"); err == nil {
+		f.Add(ccob(f, text, compress.Options{Version: 3})) // a compressed text bundle
+	}
 	for _, pattern := range []string{"../testdata/inspect/*", "../testdata/example/*", "../testdata/llvmtests/*", "testdata/*"} {
 		files, _ := filepath.Glob(pattern)
 		for _, name := range files {

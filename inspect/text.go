@@ -13,7 +13,13 @@ import (
 // does not grow with the file. An END marker naming another entry and an
 // entry without one are reported as damage.
 func (w *walker) walkText(r io.ReaderAt, size int64, p place) {
-	_, err := textfmt.Scan(io.NewSectionReader(r, 0, size), "", func(s textfmt.Span) error {
+	w.scanText(io.NewSectionReader(r, 0, size), r, p)
+}
+
+// scanText lists the text bundle src holds; its entries are read from r,
+// or, inside compressed data (r nil), opened as p's other objects are.
+func (w *walker) scanText(src io.Reader, r io.ReaderAt, p place) {
+	_, err := textfmt.Scan(src, "", func(s textfmt.Span) error {
 		w.leaf(entryObject(s.ID, "text bundle entry"), r, s.Offset, s.Size, p)
 		if s.EndID != s.ID {
 			w.fail(p, s.Offset+s.Size+1, "END marker", fmt.Errorf("%w: entry %q ends with the END marker of %q", ErrMalformed, s.ID, s.EndID))

@@ -18,6 +18,10 @@ import (
 // bundle is rebuilt in memory before it is compressed again.
 const maxInflated = 1 << 30
 
+// textWindow is how far into a CCOB's payload a text bundle's first START
+// marker is looked for (inspect's rule, and isText's for a file).
+const textWindow = 4 << 10
+
 // bundleAlign returns the alignment the entries of a bundle were written
 // with: the largest power of two up to 4096 that every non-empty payload
 // offset is a multiple of.
@@ -108,6 +112,11 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	}
 	head = head[:k]
 	if magic.Identify(head[:min(len(head), magic.Len)]) != magic.OffloadBundle {
+		if _, text := textfmt.Detect(head[:min(len(head), textWindow)]); text {
+			// A compressed text bundle (-type=s, ll, ii ...), found as
+			// inspect finds one: rewritten whole.
+			return s.rewriteCCOBWhole(w, r, n, where, m, head, src, true)
+		}
 		return 0, refuse("%s: the compressed payload is not a bundle", where)
 	}
 	entries, err := binfmt.ReadEntries(prefixAt(head), usize)
@@ -115,7 +124,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 		// An entry table past the first MiB, entries that share bytes,
 		// or a v1 zlib member (whose end is known only once inflated):
 		// the whole bundle is inflated.
-		return s.rewriteCCOBWhole(w, r, n, where, m, head, src)
+		return s.rewriteCCOBWhole(w, r, n, where, m, head, src, false)
 	}
 	end := m.End()
 	es := make([]entry, len(entries))
@@ -194,8 +203,8 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 const tableWindow = 1 << 20
 
 // rewriteCCOBWhole is rewriteCCOB holding the whole inflated bundle, of
-// which head was read from src already.
-func (s *selector) rewriteCCOBWhole(w io.Writer, r io.ReaderAt, n int64, where string, m *compress.Member, head []byte, src io.Reader) (int64, error) {
+// which head was read from src already; text says it is a text bundle.
+func (s *selector) rewriteCCOBWhole(w io.Writer, r io.ReaderAt, n int64, where string, m *compress.Member, head []byte, src io.Reader, text bool) (int64, error) {
 	// The buffer is allocated for the size the header claims only when
 	// that is plausible for the payload (real bundles inflate 2-60 times);
 	// past that it grows with the data actually inflated.
@@ -212,7 +221,11 @@ func (s *selector) rewriteCCOBWhole(w io.Writer, r io.ReaderAt, n int64, where s
 	data := raw.Bytes()
 	var out bytes.Buffer
 	before := len(s.report.Decisions)
-	if err := s.rewriteBinary(&out, bytes.NewReader(data), int64(len(data)), where); err != nil {
+	rewrite := func() error { return s.rewriteBinary(&out, bytes.NewReader(data), int64(len(data)), where) }
+	if text {
+		rewrite = func() error { return s.rewriteText(&out, data, where, where) }
+	}
+	if err := rewrite(); err != nil {
 		return 0, err
 	}
 	if !changedSince(s.report.Decisions[before:]) {
@@ -266,8 +279,10 @@ func (p prefixAt) ReadAt(b []byte, off int64) (int, error) {
 // rewriteText rewrites a text bundle held in data, whose entries it reads
 // as inspect lists them (textfmt.Scan); an entry whose END marker names
 // another, which list reports, is damage here too (as one without an END
-// marker is).
-func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
+// marker is). place is where its entries are, as list places them: ""
+// for a text bundle that is the file itself (an archive member's path
+// then, "text bundle entry" alone).
+func (s *selector) rewriteText(w io.Writer, data []byte, where, place string) error {
 	var es []entry
 	var payloads [][]byte
 	comment, err := textfmt.Scan(bytes.NewReader(data), "", func(sp textfmt.Span) error {
@@ -291,23 +306,28 @@ func (s *selector) rewriteText(w io.Writer, data []byte, where string) error {
 	if err != nil {
 		return err
 	}
-	// Each entry is in the file itself, as list places it.
-	const kind = "text bundle entry"
+	record := func(id string, size, newSize int64, action string) {
+		if place == "" {
+			s.recordIn("text bundle entry", id, size, newSize, action)
+		} else {
+			s.record(place, id, size, newSize, action)
+		}
+	}
 	var src []textfmt.Source
 	for i, e := range es {
 		n := int64(len(payloads[i]))
 		switch actions[i] {
 		case Dropped:
-			s.recordIn(kind, e.id, n, 0, actions[i])
+			record(e.id, n, 0, actions[i])
 			continue
 		case Replaced:
 			rep := s.opts.Replace
 			src = append(src, textfmt.Source{ID: e.id, R: io.NewSectionReader(rep.Data, 0, rep.Size)})
-			s.recordIn(kind, e.id, n, rep.Size, actions[i])
+			record(e.id, n, rep.Size, actions[i])
 			continue
 		}
 		src = append(src, textfmt.Source{ID: e.id, R: bytes.NewReader(payloads[i])})
-		s.recordIn(kind, e.id, n, n, actions[i])
+		record(e.id, n, n, actions[i])
 	}
 	return textfmt.Write(w, comment, src)
 }

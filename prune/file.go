@@ -240,7 +240,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 		if _, err := in.ReadAt(data, 0); err != nil {
 			return err
 		}
-		err = s.rewriteText(c, data, "text bundle")
+		err = s.rewriteText(c, data, "text bundle", "")
 	default:
 		return nothing("no device code this tool can rewrite (%s)", k)
 	}
@@ -252,7 +252,7 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 // first 4 KiB), as inspect finds one; one held in memory to be rewritten is
 // at most 1 GiB.
 func isText(r io.ReaderAt, size int64) bool {
-	b := make([]byte, min(size, 4096))
+	b := make([]byte, min(size, textWindow))
 	n, _ := r.ReadAt(b, 0)
 	_, ok := textfmt.Detect(b[:n])
 	return ok && size < 1<<30

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/ar"
+	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -25,7 +26,7 @@ func TestDecisionsMatchListing(t *testing.T) {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}
-	files = append(files, mixedArchive(t))
+	files = append(files, mixedArchive(t), compressedText(t))
 	rewritten := 0
 	for _, f := range files {
 		fi, err := os.Stat(f)
@@ -128,7 +129,7 @@ func TestReplaceAtEveryListedPosition(t *testing.T) {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}
-	files = append(files, mixedArchive(t))
+	files = append(files, mixedArchive(t), compressedText(t))
 	with := []byte("replacement")
 	tried := 0
 	for _, f := range files {
@@ -189,4 +190,53 @@ func mixedArchive(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return mixed
+}
+
+// compressedText writes kernel.s, a text bundle clang 22 wrote, compressed
+// as `clang-offload-bundler -type=s -compress` compresses it (a CCOB of
+// the whole text bundle); it returns its path. list found one "code
+// object" of no target in it, prune refused it.
+func compressedText(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/inspect/kernel.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c bytes.Buffer
+	if _, err := compress.Compress(&c, b, compress.Options{Version: 3}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "kernel-ccob.s")
+	if err := os.WriteFile(p, c.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A compressed text bundle is listed entry by entry and pruned as the
+// text bundle it holds: what is kept is what was there.
+func TestPruneCompressedText(t *testing.T) {
+	p := compressedText(t)
+	in, _ := os.ReadFile(p)
+	plain, _ := os.ReadFile("../testdata/inspect/kernel.s")
+	out := &memOut{}
+	rep, err := Rewrite(out, bytes.NewReader(in), int64(len(in)), p, Options{Keep: targets("gfx90a")})
+	if err != nil || rep.count(Kept) != 1 || rep.count(Dropped) != 2 {
+		t.Fatalf("keep gfx90a: %v %+v", err, rep)
+	}
+	l := list(t, out.b)
+	defer l.Close()
+	devs := l.Devices()
+	if len(devs) != 1 || devs[0].TargetID != "gfx90a:xnack+" || devs[0].Compressed == nil {
+		t.Fatalf("the output lists %d objects", len(devs))
+	}
+	r, err := devs[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	got.ReadFrom(r)
+	if got.Len() == 0 || !bytes.Contains(plain, got.Bytes()) {
+		t.Errorf("the gfx90a entry kept is not kernel.s's (%d bytes)", got.Len())
+	}
 }

@@ -368,9 +368,9 @@ func appendCode(b []byte, o *inspect.Object) []byte {
 		return append(b, "OffloadBinary magic, unreadable"...)
 	}
 	if c == nil {
-		// An empty entry (a bundle's host entry) has no header in a CCOB
-		// either: "-", as in a plain bundle.
-		if o.Compressed != nil && o.Size > 0 {
+		// An empty entry or a host entry has no facts in a CCOB either:
+		// "-", as in a plain bundle.
+		if o.Compressed != nil && o.Size > 0 && !o.Host {
 			return append(b, "compressed"...)
 		}
 		return append(b, '-')
