@@ -711,7 +711,7 @@ func compareBundles(t *testing.T, work, name string, a, b []byte, oursBin string
 	var ref map[string][]byte
 	for _, bundler := range bundlers {
 		for _, f := range []string{"llvm.bundle", "ours.bundle"} {
-			got, err := extractAll(t, dir, bundler, f)
+			got, err := extractAll(t, dir, bundler, f, bundleType(name))
 			who := fmt.Sprintf("%s read by %s", strings.TrimSuffix(f, ".bundle"), bundler)
 			if err != nil {
 				t.Errorf("%s: %s: %v", name, who, err)
@@ -735,9 +735,9 @@ func compareBundles(t *testing.T, work, name string, a, b []byte, oursBin string
 }
 
 // extractAll lists a bundle with a bundler and extracts every entry.
-func extractAll(t *testing.T, dir, bundler, file string) (map[string][]byte, error) {
+func extractAll(t *testing.T, dir, bundler, file, typ string) (map[string][]byte, error) {
 	t.Helper()
-	res := llvmref.Run(t, dir, nil, nil, bundler, "-list", "-type=o", "-input="+file)
+	res := llvmref.Run(t, dir, nil, nil, bundler, "-list", "-type="+typ, "-input="+file)
 	if res.Code != 0 {
 		return nil, fmt.Errorf("-list failed: %s", res.Stderr)
 	}
@@ -745,7 +745,7 @@ func extractAll(t *testing.T, dir, bundler, file string) (map[string][]byte, err
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("-list printed no bundle IDs")
 	}
-	args := []string{bundler, "-unbundle", "-type=o", "-input=" + file, "-targets=" + strings.Join(ids, ",")}
+	args := []string{bundler, "-unbundle", "-type=" + typ, "-input=" + file, "-targets=" + strings.Join(ids, ",")}
 	for i := range ids {
 		args = append(args, fmt.Sprintf("-output=%s.%d", file, i))
 	}
@@ -786,4 +786,15 @@ func diffEntries(want, got map[string][]byte) string {
 	}
 	slices.Sort(d)
 	return strings.Join(d, "; ")
+}
+
+// bundleType is the bundler's -type for an output named name: a text type
+// for a text bundle (-S, -S -emit-llvm, -E with --offload-compress: a CCOB
+// of a text bundle), else o (a binary bundle, alone or in .hip_fatbin).
+func bundleType(name string) string {
+	switch ext := strings.TrimPrefix(filepath.Ext(strings.Fields(name)[0]), "."); ext {
+	case "s", "ll", "hipi", "i", "ii":
+		return ext
+	}
+	return "o"
 }

@@ -127,6 +127,18 @@ func TestHIPCompressBitcode(t *testing.T) {
 	})
 }
 
+// HIP -S --offload-compress: clang-offload-bundler -type=s -compress, a
+// whole-file CCOB of the text bundle, compared as in TestHIPCompress (its
+// entries listed and extracted with -type=s).
+func TestHIPCompressAssembly(t *testing.T) {
+	runJob(t, job{
+		needs:      []string{bundler},
+		steps:      [][]string{hip("-S", "--offload-compress", "kernel.hip", "-o", "kernel.s")},
+		outputs:    []string{"kernel.s"},
+		compressed: true,
+	})
+}
+
 // HIP --offload-new-driver -fgpu-rdc -c: no bundler; clang runs
 //
 //	llvm-offload-binary -o <tmp>.out
