@@ -164,7 +164,10 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 	h := make([]byte, textWindow)
 	k, herr := io.ReadFull(cr, h)
 	h = h[:k]
+	// A text bundle by the file rule: no known magic, a START marker in
+	// the first 4 KiB (a code object with such a line is a code object).
 	_, text := textfmt.Detect(h)
+	text = text && magic.Identify(h[:min(len(h), magic.Len)]) == magic.Unknown
 	switch {
 	case bytes.HasPrefix(h, []byte(magic.BundleMagic)):
 		w.bundleTable(io.MultiReader(bytes.NewReader(h), cr), usize, nil, q)
@@ -182,13 +185,15 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 			w.fail(q, 0, "payload", fmt.Errorf("%w: a compressed text bundle of %d bytes, more than the %d scanned for its entries", fmterr.ErrLimit, usize, int64(maxCompressedText)))
 			break
 		}
+		cr.Close() // its window is freed before the scan's decoder takes one
 		src, err := q.open()
 		if err != nil {
 			w.fail(q, 0, "payload", err)
 			break
 		}
 		// The header's size bounds the scan (a payload longer than it
-		// claims is damage a reader of its entries finds).
+		// claims is damage a reader of its entries finds), and
+		// textfmt.MaxHeldEntries the entries held for their facts.
 		w.scanText(io.LimitReader(src, usize), nil, q)
 		if c, ok := src.(io.Closer); ok {
 			c.Close()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/binfmt"
 	"github.com/goffload/goffload/internal/format/compress"
@@ -112,7 +113,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	}
 	head = head[:k]
 	if magic.Identify(head[:min(len(head), magic.Len)]) != magic.OffloadBundle {
-		if _, text := textfmt.Detect(head[:min(len(head), textWindow)]); text {
+		if _, text := textfmt.Detect(head[:min(len(head), textWindow)]); text && magic.Identify(head[:min(len(head), magic.Len)]) == magic.Unknown {
 			// A compressed text bundle (-type=s, ll, ii ...), found as
 			// inspect finds one: rewritten whole.
 			return s.rewriteCCOBWhole(w, r, n, where, m, head, src, true)
@@ -285,10 +286,17 @@ func (p prefixAt) ReadAt(b []byte, off int64) (int, error) {
 func (s *selector) rewriteText(w io.Writer, data []byte, where, place string) error {
 	var es []entry
 	var payloads [][]byte
+	at := "offset" // where a text bundle that is a file (or a member) is
+	if place != "" {
+		at = "decompressed offset" // in a CCOB, as list says
+	}
 	comment, err := textfmt.Scan(bytes.NewReader(data), "", func(sp textfmt.Span) error {
+		if len(es) == textfmt.MaxHeldEntries {
+			return fmt.Errorf("%s %#x: START marker: %w: more than %d entries in a text bundle", at, sp.Start, fmterr.ErrLimit, textfmt.MaxHeldEntries)
+		}
 		if sp.EndID != sp.ID {
-			return fmt.Errorf("offset %#x: END marker: %w: entry %q ends with the END marker of %q",
-				sp.Offset+sp.Size+1, inspect.ErrMalformed, sp.ID, sp.EndID)
+			return fmt.Errorf("%s %#x: END marker: %w: entry %q ends with the END marker of %q",
+				at, sp.Offset+sp.Size+1, inspect.ErrMalformed, sp.ID, sp.EndID)
 		}
 		payload := data[sp.Offset : sp.Offset+sp.Size]
 		// At the offset list gives it: replace --index finds it there.

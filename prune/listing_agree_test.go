@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/ar"
 	"github.com/goffload/goffload/internal/format/compress"
+	"github.com/goffload/goffload/internal/format/textfmt"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -238,5 +240,39 @@ func TestPruneCompressedText(t *testing.T) {
 	got.ReadFrom(r)
 	if got.Len() == 0 || !bytes.Contains(plain, got.Bytes()) {
 		t.Errorf("the gfx90a entry kept is not kernel.s's (%d bytes)", got.Len())
+	}
+}
+
+// A text bundle of more entries than textfmt.MaxHeldEntries is refused as
+// over a limit (prune holds every entry: kilobytes of CCOB took gigabytes),
+// and a compressed code object with a START marker line stays a code
+// object (it was rewritten as a text bundle).
+func TestCompressedTextBounds(t *testing.T) {
+	entry := "\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx90a\nx\n// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx90a\n"
+	text := bytes.Repeat([]byte(entry), textfmt.MaxHeldEntries+10)
+	var c bytes.Buffer
+	if _, err := compress.Compress(&c, text, compress.Options{Version: 3}); err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string][]byte{"many.s": text, "many-ccob.s": c.Bytes()} {
+		_, err := Rewrite(Discard{}, bytes.NewReader(in), int64(len(in)), name, Options{Keep: targets("gfx90a")})
+		if !errors.Is(err, fmterr.ErrLimit) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	co, err := os.ReadFile("../testdata/inspect/gfx90a.co")
+	if err != nil {
+		t.Fatal(err)
+	}
+	co = bytes.Clone(co)
+	copy(co[0x800:], "\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx906\nx\n// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx906\n")
+	c.Reset()
+	if _, err := compress.Compress(&c, co, compress.Options{Version: 3}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Rewrite(Discard{}, bytes.NewReader(c.Bytes()), int64(c.Len()), "co.ccob", Options{Replace: &Replacement{
+		Data: bytes.NewReader([]byte("x")), Size: 1, Force: true, At: []Position{{0, 0}}}})
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "not a bundle") {
+		t.Errorf("a compressed code object: %v", err)
 	}
 }

@@ -168,6 +168,7 @@ bench_text() {
   local name=$1 type=$2 files=$3 desc=$4 f total=0
   local -a flist inputs
   IFS=, read -ra flist <<<"$files"
+  [ ${#flist[@]} -eq 3 ] || { echo "$0: text corpus: three files, comma-separated (host, gfx90a, gfx1100), not '$files'" >&2; exit 2; }
   for f in "${flist[@]}"; do
     [ -f "$f" ] || { echo "$0: text corpus: no file $f" >&2; exit 1; }
     inputs+=(-input="$f")

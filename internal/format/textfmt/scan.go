@@ -27,6 +27,13 @@ type Span struct {
 // MaxIDLen bounds the ID of a START line Scan takes.
 const MaxIDLen = 4096
 
+// MaxHeldEntries bounds the entries goffload's readers hold of one text
+// bundle (inspect inside compressed data, where a few kilobytes inflate
+// to millions of empty entries; prune, which holds every entry it
+// rewrites): real text bundles hold one per target. The drop-in bundler,
+// as LLVM's, takes any number.
+const MaxHeldEntries = 1 << 16
+
 // Scan reads the entries of a text bundle from src as LLVM 22's bundler
 // lists them, streaming, so that memory does not grow with the file: a
 // START marker is "\n" C " __CLANG_OFFLOAD_BUNDLE____START__ " ID "\n";
