@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/goffload/goffload/fmterr"
-	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/format/textfmt"
+	"github.com/goffload/goffload/internal/test/ccobtest"
 )
 
 // A CCOB of a text bundle (`clang-offload-bundler -type=s -compress`) is
@@ -20,10 +20,7 @@ func TestCompressedTextBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c bytes.Buffer
-	if _, err := compress.Compress(&c, plain, compress.Options{Version: 3}); err != nil {
-		t.Fatal(err)
-	}
+	c := bytes.NewBuffer(ccobtest.Compress(t, plain))
 	want := Read(bytes.NewReader(plain), int64(len(plain)), "kernel.s", nil)
 	got := Read(bytes.NewReader(c.Bytes()), int64(c.Len()), "kernel-ccob.s", nil)
 	defer want.Close()
@@ -53,12 +50,7 @@ func TestCompressedTextBundle(t *testing.T) {
 // textfmt.MaxHeldEntries are listed that far, with a limit error: each
 // entry was held for its facts (2,000,000 empty ones took 1.3 GB).
 func TestCompressedTextEntryBound(t *testing.T) {
-	entry := "\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx90a\nx\n// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx90a\n"
-	text := bytes.Repeat([]byte(entry), textfmt.MaxHeldEntries+10)
-	var c bytes.Buffer
-	if _, err := compress.Compress(&c, text, compress.Options{Version: 3}); err != nil {
-		t.Fatal(err)
-	}
+	c := bytes.NewBuffer(ccobtest.Compress(t, ccobtest.ManyEntries(textfmt.MaxHeldEntries+10)))
 	l := Read(bytes.NewReader(c.Bytes()), int64(c.Len()), "many.s", &Options{SkipHeaders: true})
 	defer l.Close()
 	if len(l.Objects) != textfmt.MaxHeldEntries || len(l.Errors) != 1 || !errors.Is(l.Errors[0], fmterr.ErrLimit) {
@@ -70,16 +62,8 @@ func TestCompressedTextEntryBound(t *testing.T) {
 // is a code object, as such a file is (it was read as a text bundle, and
 // replace wrote a text bundle in its place).
 func TestCompressedCodeObjectWithMarker(t *testing.T) {
-	co, err := os.ReadFile("../testdata/inspect/gfx90a.co")
-	if err != nil {
-		t.Fatal(err)
-	}
-	co = bytes.Clone(co)
-	copy(co[0x800:], "\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx906\nx\n// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx906\n")
-	var c bytes.Buffer
-	if _, err := compress.Compress(&c, co, compress.Options{Version: 3}); err != nil {
-		t.Fatal(err)
-	}
+	co := ccobtest.MarkedCodeObject(t, "../testdata/inspect/gfx90a.co")
+	c := bytes.NewBuffer(ccobtest.Compress(t, co))
 	l := Read(bytes.NewReader(c.Bytes()), int64(c.Len()), "co.ccob", nil)
 	defer l.Close()
 	if len(l.Objects) != 1 || l.Objects[0].Size != int64(len(co)) || l.Objects[0].Code == nil || l.Objects[0].Code.Processor != "gfx90a" {

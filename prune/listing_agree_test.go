@@ -12,8 +12,8 @@ import (
 	"github.com/goffload/goffload/fmterr"
 	"github.com/goffload/goffload/inspect"
 	"github.com/goffload/goffload/internal/format/ar"
-	"github.com/goffload/goffload/internal/format/compress"
 	"github.com/goffload/goffload/internal/format/textfmt"
+	"github.com/goffload/goffload/internal/test/ccobtest"
 	"github.com/goffload/goffload/targetid"
 )
 
@@ -204,10 +204,7 @@ func compressedText(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c bytes.Buffer
-	if _, err := compress.Compress(&c, b, compress.Options{Version: 3}); err != nil {
-		t.Fatal(err)
-	}
+	c := bytes.NewBuffer(ccobtest.Compress(t, b))
 	p := filepath.Join(t.TempDir(), "kernel-ccob.s")
 	if err := os.WriteFile(p, c.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
@@ -248,29 +245,15 @@ func TestPruneCompressedText(t *testing.T) {
 // and a compressed code object with a START marker line stays a code
 // object (it was rewritten as a text bundle).
 func TestCompressedTextBounds(t *testing.T) {
-	entry := "\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx90a\nx\n// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx90a\n"
-	text := bytes.Repeat([]byte(entry), textfmt.MaxHeldEntries+10)
-	var c bytes.Buffer
-	if _, err := compress.Compress(&c, text, compress.Options{Version: 3}); err != nil {
-		t.Fatal(err)
-	}
-	for name, in := range map[string][]byte{"many.s": text, "many-ccob.s": c.Bytes()} {
+	text := ccobtest.ManyEntries(textfmt.MaxHeldEntries + 10)
+	for name, in := range map[string][]byte{"many.s": text, "many-ccob.s": ccobtest.Compress(t, text)} {
 		_, err := Rewrite(Discard{}, bytes.NewReader(in), int64(len(in)), name, Options{Keep: targets("gfx90a")})
 		if !errors.Is(err, fmterr.ErrLimit) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	co, err := os.ReadFile("../testdata/inspect/gfx90a.co")
-	if err != nil {
-		t.Fatal(err)
-	}
-	co = bytes.Clone(co)
-	copy(co[0x800:], "\n// __CLANG_OFFLOAD_BUNDLE____START__ hip-amdgcn-amd-amdhsa--gfx906\nx\n// __CLANG_OFFLOAD_BUNDLE____END__ hip-amdgcn-amd-amdhsa--gfx906\n")
-	c.Reset()
-	if _, err := compress.Compress(&c, co, compress.Options{Version: 3}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Rewrite(Discard{}, bytes.NewReader(c.Bytes()), int64(c.Len()), "co.ccob", Options{Replace: &Replacement{
+	c := ccobtest.Compress(t, ccobtest.MarkedCodeObject(t, "../testdata/inspect/gfx90a.co"))
+	_, err := Rewrite(Discard{}, bytes.NewReader(c), int64(len(c)), "co.ccob", Options{Replace: &Replacement{
 		Data: bytes.NewReader([]byte("x")), Size: 1, Force: true, At: []Position{{0, 0}}}})
 	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "not a bundle") {
 		t.Errorf("a compressed code object: %v", err)
