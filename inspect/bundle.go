@@ -20,10 +20,11 @@ import (
 // well before.
 const headerWindow = 1 << 20
 
-// maxCompressedText bounds the text bundle a CCOB may hold that is
-// scanned for its entries (the drop-in bundler reads text bundles up to
-// 1 GiB, plain or inflated).
-const maxCompressedText = 1 << 30
+// maxCompressedText bounds the bytes the compressed text bundles of one
+// file are scanned through for their entries, together (the drop-in
+// bundler reads text bundles up to 1 GiB, plain or inflated); a variable
+// for tests.
+var maxCompressedText int64 = 1 << 30
 
 // textWindow is how far into a file or a CCOB's payload a text bundle's
 // first START marker is looked for (isTextBundle's rule).
@@ -180,11 +181,13 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 		// one is in a file (a START marker in its first 4 KiB): its
 		// entries are where their markers are, so the whole payload is
 		// scanned, streaming, as LLVM's bundler reads it.
-		if usize > maxCompressedText {
-			// A bomb's claim or not, scanning it is unbounded work.
-			w.fail(q, 0, "payload", fmt.Errorf("%w: a compressed text bundle of %d bytes, more than the %d scanned for its entries", fmterr.ErrLimit, usize, int64(maxCompressedText)))
+		if usize > maxCompressedText-w.textInflated {
+			// A bomb's claim or not, scanning it is unbounded work: at
+			// most maxCompressedText for all the file's text CCOBs.
+			w.fail(q, 0, "payload", fmt.Errorf("%w: a compressed text bundle of %d bytes, past the %d bytes the compressed text bundles of one file are scanned through", fmterr.ErrLimit, usize, maxCompressedText))
 			break
 		}
+		w.textInflated += usize
 		cr.Close() // its window is freed before the scan's decoder takes one
 		src, err := q.open()
 		if err != nil {

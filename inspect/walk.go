@@ -425,8 +425,9 @@ type bundleKey struct {
 
 type walker struct {
 	closers []io.Closer
-	// zipInflated counts the bytes zip members were inflated to.
-	zipInflated int64
+	// zipInflated counts the bytes zip members were inflated to, and
+	// textInflated those the compressed text bundles were scanned through.
+	zipInflated, textInflated int64
 	// inflated lists, per compressed container, the objects whose facts
 	// are read by decompressing it once after the walk.
 	inflated map[*Compression][]inflatedObject
