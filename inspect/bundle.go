@@ -26,10 +26,6 @@ const headerWindow = 1 << 20
 // for tests.
 var maxCompressedText int64 = 1 << 30
 
-// textWindow is how far into a file or a CCOB's payload a text bundle's
-// first START marker is looked for (isTextBundle's rule).
-const textWindow = 4096
-
 // walkBundles lists the run of bundles in r[0:size], binary or
 // compressed, separated by zero padding (the contents of a .hip_fatbin
 // section, one bundle per translation unit, or of a bundle file), as
@@ -162,13 +158,9 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 		return cr, nil
 	}
 	usize := int64(m.UncompressedSize)
-	h := make([]byte, textWindow)
+	h := make([]byte, textfmt.SniffLen)
 	k, herr := io.ReadFull(cr, h)
 	h = h[:k]
-	// A text bundle by the file rule: no known magic, a START marker in
-	// the first 4 KiB (a code object with such a line is a code object).
-	_, text := textfmt.Detect(h)
-	text = text && magic.Identify(h[:min(len(h), magic.Len)]) == magic.Unknown
 	switch {
 	case bytes.HasPrefix(h, []byte(magic.BundleMagic)):
 		w.bundleTable(io.MultiReader(bytes.NewReader(h), cr), usize, nil, q)
@@ -176,7 +168,7 @@ func (w *walker) ccob(r io.ReaderAt, it fatbin.Item, size int64, p place, step s
 		// An empty CCOB: nothing inside.
 	case herr != nil && !errors.Is(herr, io.ErrUnexpectedEOF) && !errors.Is(herr, io.EOF):
 		w.fail(q, 0, "payload", herr)
-	case text:
+	case textfmt.Sniff(h): // the file rule (isTextBundle)
 		// A text bundle (-type=s, ll, ii ... with -compress), found as
 		// one is in a file (a START marker in its first 4 KiB): its
 		// entries are where their markers are, so the whole payload is

@@ -630,6 +630,5 @@ func identifyAt(r io.ReaderAt, off, size int64) magic.Kind {
 // 4 KiB (text bundles begin with an empty line and a START marker), by
 // textfmt's rule.
 func isTextBundle(r io.ReaderAt, size int64) bool {
-	_, ok := textfmt.Detect(head(r, 0, size, textWindow))
-	return ok
+	return textfmt.Sniff(head(r, 0, size, textfmt.SniffLen))
 }

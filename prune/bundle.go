@@ -19,10 +19,6 @@ import (
 // bundle is rebuilt in memory before it is compressed again.
 const maxInflated = 1 << 30
 
-// textWindow is how far into a CCOB's payload a text bundle's first START
-// marker is looked for (inspect's rule, and isText's for a file).
-const textWindow = 4 << 10
-
 // bundleAlign returns the alignment the entries of a bundle were written
 // with: the largest power of two up to 4096 that every non-empty payload
 // offset is a multiple of.
@@ -113,7 +109,7 @@ func (s *selector) rewriteCCOB(w io.Writer, r io.ReaderAt, n int64, where string
 	}
 	head = head[:k]
 	if magic.Identify(head[:min(len(head), magic.Len)]) != magic.OffloadBundle {
-		if _, text := textfmt.Detect(head[:min(len(head), textWindow)]); text && magic.Identify(head[:min(len(head), magic.Len)]) == magic.Unknown {
+		if textfmt.Sniff(head) {
 			// A compressed text bundle (-type=s, ll, ii ...), found as
 			// inspect finds one: rewritten whole.
 			return s.rewriteCCOBWhole(w, r, n, where, m, head, src, true)

@@ -252,10 +252,9 @@ func (s *selector) container(out Output, in io.ReaderAt, size int64, name string
 // first 4 KiB), as inspect finds one; one held in memory to be rewritten is
 // at most 1 GiB.
 func isText(r io.ReaderAt, size int64) bool {
-	b := make([]byte, min(size, textWindow))
+	b := make([]byte, min(size, textfmt.SniffLen))
 	n, _ := r.ReadAt(b, 0)
-	_, ok := textfmt.Detect(b[:n])
-	return ok && size < 1<<30
+	return textfmt.Sniff(b[:n]) && size < 1<<30
 }
 
 func onlyZeros(r io.ReaderAt, off, end int64) (bool, error) {

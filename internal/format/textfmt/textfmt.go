@@ -143,6 +143,24 @@ func (r *Reader) PayloadAt(off int) ([]byte, error) {
 	return r.data[off : off+i], nil
 }
 
+// SniffLen is how far into a file, or a CCOB's inflated payload, a text
+// bundle's first START marker is looked for: text bundles begin with an
+// empty line and one.
+const SniffLen = 4096
+
+// Sniff reports whether head, the first bytes of a file or of a CCOB's
+// payload, starts a text bundle: it has no magic of a known format (a code
+// object with a START line in it is a code object) and a START marker in
+// its first SniffLen bytes. goffload's readers (inspect, prune) find text
+// bundles by this one rule.
+func Sniff(head []byte) bool {
+	if magic.Identify(head[:min(len(head), magic.Len)]) != magic.Unknown {
+		return false
+	}
+	_, ok := Detect(head[:min(len(head), SniffLen)])
+	return ok
+}
+
 // comments are the comment strings of the text bundle types.
 var comments = [...]string{"//", "#", ";"}
 

@@ -126,3 +126,26 @@ func TestDetectAndPayloadAt(t *testing.T) {
 		t.Errorf("PayloadAt = %q, %v; reader moved to %d from %d", p, err, r.Offset(), off)
 	}
 }
+
+// Sniff: a START marker in the first SniffLen bytes of data of no known
+// magic; a code object or a bundle with such a line is not text.
+func TestSniff(t *testing.T) {
+	marker := "\n// __CLANG_OFFLOAD_BUNDLE____START__ " // what Detect looks for
+	start := marker + "host-x86_64-unknown-linux-gnu-\n"
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{start, true},
+		{strings.Repeat("x", SniffLen-len(marker)) + start, true},
+		{strings.Repeat("x", SniffLen-len(marker)+1) + start, false},
+		{"\x7fELF\x02\x01\x01" + start, false},
+		{"__CLANG_OFFLOAD_BUNDLE__" + start, false},
+		{"plain text", false},
+		{"", false},
+	} {
+		if got := Sniff([]byte(c.head)); got != c.want {
+			t.Errorf("Sniff(%.40q...) = %v, want %v", c.head, got, c.want)
+		}
+	}
+}
